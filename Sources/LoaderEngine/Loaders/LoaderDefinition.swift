@@ -1,0 +1,221 @@
+/// The values of a loader's parameters, in the order of its specs.
+public struct ParameterValues: Sendable, Equatable {
+    public let specs: [ParameterSpec]
+    public private(set) var values: [ParameterValue]
+
+    init(specs: [ParameterSpec]) {
+        self.specs = specs
+        self.values = specs.map(\.defaultValue)
+    }
+
+    mutating func set(_ value: ParameterValue, at index: Int) { values[index] = value }
+
+    public subscript(name: String) -> ParameterValue {
+        guard let i = specs.firstIndex(where: { $0.name == name }) else {
+            preconditionFailure("no parameter \(name)")
+        }
+        return values[i]
+    }
+
+    public func number(_ name: String) -> Double {
+        switch self[name] {
+        case let .number(v): return v
+        case let .integer(v): return Double(v)
+        default: preconditionFailure("\(name) is not a number")
+        }
+    }
+
+    public func integer(_ name: String) -> Int {
+        guard case let .integer(v) = self[name] else { preconditionFailure("\(name) is not an integer") }
+        return v
+    }
+
+    public func color(_ name: String) -> RGBColor {
+        guard case let .color(v) = self[name] else { preconditionFailure("\(name) is not a colour") }
+        return v
+    }
+
+    public func choice(_ name: String) -> String {
+        guard case let .choice(v) = self[name] else { preconditionFailure("\(name) is not a choice") }
+        return v
+    }
+
+    /// `motion=reduced`.
+    public var reducedMotion: Bool { choice("motion") == "reduced" }
+}
+
+/// The events of one run of a loader, as times in seconds since it started.
+public struct LoaderEvents: Sendable, Equatable {
+    /// `removeLoader`: from this time on nothing is shown and the loader is done.
+    public var stop: Double?
+    /// web: loading complete.
+    public var finish: Double?
+    /// web: one sub-resource loaded, per time.
+    public var progress: [Double]
+
+    public init(stop: Double? = nil, finish: Double? = nil, progress: [Double] = []) {
+        self.stop = stop
+        self.finish = finish
+        self.progress = progress
+    }
+}
+
+/// Something that draws a loader's elements for a time; built once per set of
+/// parameters and events, then asked for many frames.
+public protocol LoaderScene: Sendable {
+    /// Appends the elements shown at `t` (not yet stopped); returns `done`.
+    func render(at t: Double, into elements: inout [Element]) -> Bool
+}
+
+/// A catalog entry: what a loader is, what it takes, and how to build it.
+public struct LoaderDefinition: Sendable {
+    public let name: String
+    public let summary: String
+    public let parameters: [ParameterSpec]
+    public let events: [EventSpec]
+    /// What `motion=reduced` does, in words.
+    public let reducedMotion: String
+    let makePeriod: @Sendable (ParameterValues) -> Double?
+    let makeScene: @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene
+
+    init(name: String, summary: String, parameters: [ParameterSpec], events: [EventSpec], reducedMotion: String,
+         period: @escaping @Sendable (ParameterValues) -> Double?,
+         scene: @escaping @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.events = events
+        self.reducedMotion = reducedMotion
+        self.makePeriod = period
+        self.makeScene = scene
+    }
+
+    public var defaults: ParameterValues { ParameterValues(specs: parameters) }
+
+    /// The loader's period in seconds for these parameters: frames at `t` and
+    /// `t + period` are the same once every element has started (`nil`: not
+    /// periodic, or no period that is a whole number of microseconds).
+    public func period(_ values: ParameterValues) -> Double? { makePeriod(values) }
+
+    /// The loader with default parameters and no events.
+    public func configure() -> ConfiguredLoader {
+        ConfiguredLoader(definition: self, parameters: defaults, events: LoaderEvents())
+    }
+
+    /// Parses parameters and events from query items. Every name must be a
+    /// parameter or event of this loader and appear once.
+    public func configure(_ items: some Sequence<(name: String, value: String)>) throws(ParameterError) -> ConfiguredLoader {
+        var values = defaults
+        var events = LoaderEvents()
+        var seen = Set<String>()
+        for (name, value) in items {
+            guard seen.insert(name).inserted else {
+                throw ParameterError(parameter: name, message: "\(name) is given more than once")
+            }
+            if let i = parameters.firstIndex(where: { $0.name == name }) {
+                values.set(try parameters[i].parse(value), at: i)
+            } else if let event = eventSpec(named: name) {
+                switch event.kind {
+                case .time:
+                    let time = try TimeValue.parse(name, value)
+                    if name == "stop" { events.stop = time } else { events.finish = time }
+                case .timeList:
+                    events.progress = try TimeValue.parseList(name, value)
+                }
+            } else {
+                throw unknown(name)
+            }
+        }
+        return ConfiguredLoader(definition: self, parameters: values, events: events)
+    }
+
+    func eventSpec(named name: String) -> EventSpec? { self.events.first { $0.name == name } }
+
+    func unknown(_ name: String) -> ParameterError {
+        let accepted = (parameters.map(\.name) + events.map(\.name)).joined(separator: ", ")
+        return ParameterError(
+            .unknownParameter, parameter: name,
+            message: "unknown parameter \(name) for loader \(self.name); accepted: \(accepted)")
+    }
+}
+
+/// A loader with its parameters and events: asks its scene for frames.
+public struct ConfiguredLoader: Sendable {
+    public let definition: LoaderDefinition
+    public let parameters: ParameterValues
+    public let events: LoaderEvents
+    public let width: Double
+    public let height: Double
+    let scene: any LoaderScene
+
+    init(definition: LoaderDefinition, parameters: ParameterValues, events: LoaderEvents) {
+        self.definition = definition
+        self.parameters = parameters
+        self.events = events
+        self.width = parameters.number("width")
+        self.height = parameters.number("height")
+        self.scene = definition.makeScene(parameters, events)
+    }
+
+    public var name: String { definition.name }
+    public var period: Double? { definition.period(parameters) }
+
+    /// Appends the elements shown at `t`; returns `done`. After `stop` nothing
+    /// is shown and the loader is done, for every loader.
+    public func render(at t: Double, into elements: inout [Element]) -> Bool {
+        if let stop = events.stop, t >= stop { return true }
+        return scene.render(at: t, into: &elements)
+    }
+
+    public func frame(at t: Double) -> Frame {
+        var elements = [Element]()
+        elements.reserveCapacity(4)
+        let done = render(at: t, into: &elements)
+        return Frame(loader: name, t: t, width: width, height: height, done: done, elements: elements)
+    }
+}
+
+/// The shared parameters every loader takes.
+enum CommonParameters {
+    static func canvas(width: Double, height: Double) -> [ParameterSpec] {
+        [
+            ParameterSpec("width", .number(min: 1, max: 10000), default: .number(width), "View width in points."),
+            ParameterSpec("height", .number(min: 1, max: 10000), default: .number(height), "View height in points."),
+        ]
+    }
+
+    static func color(_ color: RGBColor) -> ParameterSpec {
+        ParameterSpec("color", .color, default: .color(color), "Colour of the dots.")
+    }
+
+    static let motion = ParameterSpec(
+        "motion", .choice(["normal", "reduced"]), default: .choice("normal"),
+        "reduced: no movement or scaling, a gentle opacity-only pulse (prefers-reduced-motion).")
+
+    static func duration(_ name: String, _ value: Double, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .number(min: 0.01, max: 3600), default: .number(value), summary)
+    }
+
+    static func size(_ name: String, _ value: Double, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .number(min: 0, max: 1000, minExclusive: true), default: .number(value), summary)
+    }
+
+    static let stop = EventSpec("stop", .time, "Time the loader is removed: from then on no elements, done.")
+}
+
+/// The least common multiple of durations that are whole numbers of
+/// microseconds; `nil` otherwise.
+func commonPeriod(_ durations: [Double]) -> Double? {
+    var result: Int64 = 1
+    for d in durations {
+        let micros = (d * 1e6).rounded()
+        guard abs(micros - d * 1e6) < 1e-6 * max(1, micros), micros >= 1, micros < 1e12 else { return nil }
+        let m = Int64(micros)
+        var a = result, b = m
+        while b != 0 { (a, b) = (b, a % b) }
+        let (lcm, overflow) = (result / a).multipliedReportingOverflow(by: m)
+        guard !overflow, lcm < 1_000_000_000_000_000 else { return nil }
+        result = lcm
+    }
+    return Double(result) / 1e6
+}
