@@ -36,7 +36,11 @@ enum ShortestDouble {
             }
         }
         var text = v.description
-        text.withUTF8 { cursor.write($0) }
+        text.withUTF8 { utf8 in
+            // "1000000000000000.0" → "1000000000000000"
+            let integral = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            cursor.write(UnsafeBufferPointer(rebasing: utf8[..<(integral ? utf8.count - 2 : utf8.count)]))
+        }
     }
 
     /// 10^k for k in 0...21 as 128-bit integers.

@@ -1,0 +1,93 @@
+extension LoaderCatalog {
+    /// `{"loaders":[…]}`: every loader's catalog entry.
+    public func json() -> [UInt8] {
+        var w = JSONWriter(capacity: 8192)
+        w.beginObject()
+        w.key("loaders")
+        w.beginArray()
+        for loader in loaders { loader.write(to: &w) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}
+
+extension LoaderDefinition {
+    /// One catalog entry as JSON.
+    public func json() -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Name, description, default canvas, parameters (type, default, range,
+    /// meaning), events, the reduced-motion variant and the default period.
+    public func write(to w: inout JSONWriter) {
+        let defaults = self.defaults
+        w.beginObject()
+        w.field("name", name)
+        w.field("description", summary)
+        w.key("canvas")
+        w.beginObject()
+        w.field("width", defaults.number("width"))
+        w.field("height", defaults.number("height"))
+        w.endObject()
+        w.key("period")
+        if let period = period(defaults) { w.value(period) } else { w.null() }
+        w.key("parameters")
+        w.beginArray()
+        for spec in parameters { spec.write(to: &w) }
+        w.endArray()
+        w.key("events")
+        w.beginArray()
+        for event in events {
+            w.beginObject()
+            w.field("name", event.name)
+            w.field("type", event.kind == .time ? "time" : "timeList")
+            w.field("description", event.summary)
+            w.field("minimum", 0.0)
+            w.field("maximum", TimeValue.maximum)
+            if event.kind == .timeList { w.field("maxItems", TimeValue.maximumListCount) }
+            w.endObject()
+        }
+        w.endArray()
+        w.field("reducedMotion", reducedMotion)
+        w.endObject()
+    }
+}
+
+extension ParameterSpec {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("name", name)
+        switch kind {
+        case let .number(min, max, exclusive):
+            w.field("type", "number")
+            w.field(exclusive ? "exclusiveMinimum" : "minimum", min)
+            w.field("maximum", max)
+        case let .integer(min, max):
+            w.field("type", "integer")
+            w.field("minimum", min)
+            w.field("maximum", max)
+        case .color:
+            w.field("type", "color")
+            w.field("pattern", "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
+        case let .choice(words):
+            w.field("type", "string")
+            w.key("enum")
+            w.beginArray()
+            for word in words { w.value(word) }
+            w.endArray()
+        }
+        w.key("default")
+        switch defaultValue {
+        case let .number(v): w.value(v)
+        case let .integer(v): w.value(v)
+        case let .color(c): w.value(c.description)
+        case let .choice(v): w.value(v)
+        }
+        w.field("description", summary)
+        w.field("accepts", acceptedForm)
+        w.endObject()
+    }
+}
