@@ -1,1 +1,10 @@
-print("bench")
+// Benchmarks print figures; they assert nothing. Build in release:
+//   swift run -c release loaderd-bench engine
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first ?? "engine" {
+case "engine":
+    EngineBenchmark.run(arguments: Array(arguments.dropFirst()))
+default:
+    print("usage: loaderd-bench engine [--iterations N]")
+}

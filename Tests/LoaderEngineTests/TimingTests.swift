@@ -85,8 +85,8 @@ struct AnimationTests {
 
     @Test func laterAnimationOverridesEarlierOnTheSameProperty() {
         let layer = Layer(id: ElementID("a"), diameter: 1, color: .white, model: model, animations: [
-            .basic(BasicAnimation(.opacity, from: 1, to: 0, timing: MediaTiming(duration: 1, repeatCount: .infinity))),
-            .basic(BasicAnimation(.opacity, from: 0.5, to: 0.5, timing: MediaTiming(beginTime: 2, duration: 1))),
+            (BasicAnimation(.opacity, from: 1, to: 0, timing: MediaTiming(duration: 1, repeatCount: .infinity))),
+            (BasicAnimation(.opacity, from: 0.5, to: 0.5, timing: MediaTiming(beginTime: 2, duration: 1))),
         ])
         #expect(layer.presentation(atAnimationTime: 0.25).opacity == 0.75)
         #expect(layer.presentation(atAnimationTime: 2.5).opacity == 0.5)
@@ -95,10 +95,10 @@ struct AnimationTests {
 
     @Test func groupClipsChildrenAndHonoursTheirFill() {
         let move = { (fill: FillMode) in
-            Animation.basic(BasicAnimation(.positionX, from: 0, to: 100, timing: MediaTiming(duration: 1, fillMode: fill)))
+            BasicAnimation(.positionX, from: 0, to: 100, timing: MediaTiming(duration: 1, fillMode: fill)) as any Animation
         }
-        let held = Animation.group(AnimationGroup([move(.forwards)], timing: MediaTiming(duration: 2, repeatCount: .infinity)))
-        let dropped = Animation.group(AnimationGroup([move(.removed)], timing: MediaTiming(beginTime: 1, duration: 2, repeatCount: .infinity)))
+        let held = AnimationGroup([move(.forwards)], timing: MediaTiming(duration: 2, repeatCount: .infinity))
+        let dropped = AnimationGroup([move(.removed)], timing: MediaTiming(beginTime: 1, duration: 2, repeatCount: .infinity))
         var s = model
         held.apply(to: &s, at: 1.5)
         #expect(s.position.x == 100)
@@ -131,7 +131,7 @@ struct AnimationTests {
 
     @Test func replicatorShiftsTimeAndPosition() {
         let dot = Layer(id: ElementID("dot"), diameter: 4, color: .white, model: LayerState(position: Point(x: 5, y: 5), opacity: 1, scale: 2),
-                        animations: [.basic(BasicAnimation(.scale, from: 1, to: 3, timing: MediaTiming(duration: 1, repeatCount: .infinity)))])
+                        animations: [(BasicAnimation(.scale, from: 1, to: 3, timing: MediaTiming(duration: 1, repeatCount: .infinity)))])
         let r = ReplicatorLayer(instance: dot, instanceCount: 3, instanceTranslation: Point(x: 10, y: 1), instanceDelay: 0.25)
         var elements = [Element]()
         r.render(at: 0.4, into: &elements)

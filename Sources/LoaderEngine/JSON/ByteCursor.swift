@@ -26,25 +26,51 @@ struct ByteCursor {
     /// Decimal digits of `v`, most significant first.
     @inlinable mutating func write(_ v: UInt64) {
         let n = decimalDigitCount(v)
-        var end = p + n
+        writeDigits(v, count: n, pointAfter: n)
+    }
+
+    /// The `count` decimal digits of `v` (exactly that many), with a `.`
+    /// after the first `pointAfter` of them when `pointAfter < count`.
+    /// Written back to front in pairs.
+    @inlinable mutating func writeDigits(_ v: UInt64, count: Int, pointAfter: Int) {
+        let hasPoint = pointAfter < count
+        var end = p + count + (hasPoint ? 1 : 0)
+        p = end
         var rest = v
-        while rest >= 100 {
-            let pair = Int(rest % 100) &* 2
+        var remaining = count
+        let pairs = digitPairs.utf8Start
+        // Digits after the point, then the point.
+        if hasPoint {
+            var fraction = count - pointAfter
+            while fraction >= 2 {
+                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                end -= 2
+                end[0] = pairs[pair]
+                end[1] = pairs[pair &+ 1]
+                fraction -= 2
+            }
+            if fraction == 1 {
+                end -= 1
+                end[0] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+                rest /= 10
+            }
+            end -= 1
+            end[0] = UInt8(ascii: ".")
+            remaining = pointAfter
+        }
+        while remaining >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
             rest /= 100
             end -= 2
-            end[0] = digitPairs[pair]
-            end[1] = digitPairs[pair + 1]
+            end[0] = pairs[pair]
+            end[1] = pairs[pair &+ 1]
+            remaining -= 2
         }
-        if rest >= 10 {
-            let pair = Int(rest) &* 2
-            end -= 2
-            end[0] = digitPairs[pair]
-            end[1] = digitPairs[pair + 1]
-        } else {
+        if remaining == 1 {
             end -= 1
-            end[0] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+            end[0] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
         }
-        p += n
     }
 
     @inlinable mutating func write(_ v: Int) {
@@ -61,7 +87,7 @@ struct ByteCursor {
         write(UInt8(ascii: "#"))
         var shift: UInt32 = 20
         for _ in 0..<6 {
-            write(hexDigits[Int((color.rgb >> shift) & 0xF)])
+            write(hexDigitText.utf8Start[Int((color.rgb >> shift) & 0xF)])
             shift &-= 4
         }
     }
@@ -69,6 +95,15 @@ struct ByteCursor {
     /// The string's UTF-8 bytes, escaped for a JSON string (quotes not included).
     /// Needs up to `6 * utf8.count` bytes.
     @inlinable mutating func writeEscaped(_ text: String) {
+        // Ids and names are plain ASCII: one copy.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            write(UnsafeBufferPointer(rebasing: utf8[...]))
+            return true
+        }
+        if copied == true { return }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): write("\\\"")
@@ -78,8 +113,8 @@ struct ByteCursor {
             case UInt8(ascii: "\t"): write("\\t")
             case 0..<0x20, 0x7F:
                 write("\\u00")
-                write(hexDigits[Int(byte >> 4)])
-                write(hexDigits[Int(byte & 0xF)])
+                write(hexDigitText.utf8Start[Int(byte >> 4)])
+                write(hexDigitText.utf8Start[Int(byte & 0xF)])
             default: write(byte)
             }
         }
@@ -90,21 +125,24 @@ extension UInt {
     @inlinable var toUInt64: UInt64 { UInt64(self) }
 }
 
+/// Number of decimal digits of `v` (1 for 0).
 @inlinable
 func decimalDigitCount(_ v: UInt64) -> Int {
-    var n = 1
-    var rest = v
-    while rest >= 10_000 { rest /= 10_000; n += 4 }
-    while rest >= 10 { rest /= 10; n += 1 }
-    return n
+    // log10 from the bit length (1233/4096 ≈ log10 2), then one correction.
+    if v == 0 { return 1 }
+    let guess = ((64 &- v.leadingZeroBitCount) &* 1233) >> 12
+    return guess &+ (v >= powersOfTen64[guess] ? 1 : 0)
 }
 
-@usableFromInline let digitPairs: [UInt8] = {
-    var table = [UInt8]()
-    table.reserveCapacity(200)
-    for i in 0..<100 {
-        table.append(UInt8(ascii: "0") + UInt8(i / 10))
-        table.append(UInt8(ascii: "0") + UInt8(i % 10))
-    }
-    return table
-}()
+/// 10^k for k in 0...19, as a literal so it lives in read-only data.
+@usableFromInline let powersOfTen64: [UInt64] = [
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+    10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+    1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+    1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+]
+
+/// "00", "01", … "99" back to back.
+@usableFromInline let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+@usableFromInline let hexDigitText: StaticString = "0123456789ABCDEF"

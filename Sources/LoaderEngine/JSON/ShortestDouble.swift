@@ -43,13 +43,6 @@ enum ShortestDouble {
         }
     }
 
-    /// 10^k for k in 0...21 as 128-bit integers.
-    static let powersOfTen: [UInt128] = {
-        var table = [UInt128](repeating: 1, count: 22)
-        for k in 1..<22 { table[k] = table[k - 1] * 10 }
-        return table
-    }()
-
     /// `v` positive, not an integer, in [2^-10, 1e15).
     static func writeFraction(_ v: Double, to cursor: inout ByteCursor) {
         let bits = v.bitPattern
@@ -67,11 +60,11 @@ enum ShortestDouble {
         // Scale by 10^k with 10^k / 2^shift in [10, 100): two digits beyond
         // the interval's width, as Ryu keeps.
         let k = (shift * 78913) >> 18 + 2  // floor(shift * log10(2)) + 2
-        let scale = powersOfTen[k]
-        let lowMask = (UInt128(1) << shift) - 1
-        let pv = UInt128(mv) * scale
-        let pp = UInt128(mp) * scale
-        let pm = UInt128(mm) * scale
+        let scale = k < 20 ? UInt128(powersOfTen64[k]) : UInt128(powersOfTen64[19]) &* UInt128(powersOfTen64[k - 19])
+        let lowMask = (UInt128(1) << shift) &- 1
+        let pv = UInt128(mv) &* scale
+        let pp = pv &+ (scale << 1)
+        let pm = pv &- UInt128(mv - mm) &* scale
         var vr = UInt64(truncatingIfNeeded: pv >> shift)
         var vp = UInt64(truncatingIfNeeded: pp >> shift)
         var vm = UInt64(truncatingIfNeeded: pm >> shift)
@@ -141,29 +134,11 @@ enum ShortestDouble {
         let count = decimalDigitCount(digits)
         let point = count + exponent  // digits before the decimal point
         if point > 0 {
-            let fractionDigits = count - point
-            let unit = powersOfTen64[fractionDigits]
-            let fractionPart = digits % unit
-            cursor.write(digits / unit)
-            cursor.write(UInt8(ascii: "."))
-            writePadded(fractionPart, width: fractionDigits, to: &cursor)
+            cursor.writeDigits(digits, count: count, pointAfter: point)
         } else {
             cursor.write("0.")
             for _ in 0..<(-point) { cursor.write(UInt8(ascii: "0")) }
             cursor.write(digits)
         }
     }
-
-    /// `v` with leading zeros to `width` digits.
-    static func writePadded(_ v: UInt64, width: Int, to cursor: inout ByteCursor) {
-        for _ in 0..<(width - decimalDigitCount(v)) { cursor.write(UInt8(ascii: "0")) }
-        cursor.write(v)
-    }
-
-    /// 10^k for k in 0...19.
-    static let powersOfTen64: [UInt64] = {
-        var table = [UInt64](repeating: 1, count: 20)
-        for k in 1..<20 { table[k] = table[k - 1] * 10 }
-        return table
-    }()
 }

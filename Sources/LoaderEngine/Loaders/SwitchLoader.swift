@@ -26,14 +26,14 @@ struct SwitchLoader: LoaderScene {
         let r = width / 4, cy = height / 2
         let left = Point(x: width / 4, y: cy), right = Point(x: 3 * width / 4, y: cy)
         let models = [Point(x: 0, y: cy), Point(x: width / 2, y: cy), Point(x: width, y: cy)]
-        let dot = { (i: Int, animations: [Animation]) in
+        let dot = { (i: Int, animations: [any Animation]) in
             Layer(id: ElementID("dot", index: i), diameter: p.number("size"), color: p.color("color"),
                   model: LayerState(position: models[i]), animations: animations)
         }
 
         if p.reducedMotion {
             dots = (0..<3).map { i in
-                dot(i, [.basic(BasicAnimation(
+                dot(i, [(BasicAnimation(
                     .opacity, from: 1, to: 0.4,
                     timing: MediaTiming(beginTime: Double(i) * d / 6, duration: d / 2, repeatCount: .infinity, autoreverses: true),
                     timingFunction: .easeInEaseOut))])
@@ -48,14 +48,14 @@ struct SwitchLoader: LoaderScene {
             ]),
             timing: MediaTiming(duration: d, repeatCount: .infinity))
         // A group of one period holding a half-period move underneath.
-        func under(_ center: Point, fill: FillMode, beginTime: Double) -> Animation {
+        func under(_ center: Point, fill: FillMode, beginTime: Double) -> any Animation {
             let move = KeyframeAnimation(
                 path: Path([.arc(center: center, radius: r, startAngle: 0, endAngle: .pi)]),
                 timing: MediaTiming(duration: d / 2, fillMode: fill))
-            return .group(AnimationGroup([.keyframe(move)], timing: MediaTiming(beginTime: beginTime, duration: d, repeatCount: .infinity)))
+            return (AnimationGroup([(move)], timing: MediaTiming(beginTime: beginTime, duration: d, repeatCount: .infinity)))
         }
         dots = [
-            dot(0, [.keyframe(over)]),
+            dot(0, [(over)]),
             dot(1, [under(left, fill: .forwards, beginTime: 0)]),
             dot(2, [under(right, fill: .removed, beginTime: d / 2)]),
         ]

@@ -49,16 +49,16 @@ struct TypingLoader: LoaderScene {
                 timing: MediaTiming(duration: p.number("opacityDuration"), repeatCount: .infinity, autoreverses: true),
                 timingFunction: .easeInEaseOut)
             dot = Layer(id: ElementID("dot"), diameter: dotSize, color: p.color("color"),
-                        model: LayerState(position: Point(x: x0, y: y0)), animations: [.basic(pulse)])
+                        model: LayerState(position: Point(x: x0, y: y0)), animations: [(pulse)])
         } else {
             dot = Layer(
                 id: ElementID("dot"), diameter: dotSize, color: p.color("color"),
                 // The article sets `dot.transform = toScale`: the model scale.
                 model: LayerState(position: Point(x: x0, y: y0), opacity: 1, scale: maxScale),
                 animations: [
-                    .basic(BasicAnimation(.opacity, from: 1, by: -(1 - minOpacity), timing: forever(p.number("opacityDuration")))),
-                    .basic(BasicAnimation(.positionY, from: y0, by: p.number("bounce"), timing: forever(p.number("bounceDuration")))),
-                    .basic(BasicAnimation(.scale, from: 1, by: maxScale - 1, timing: forever(p.number("scaleDuration")))),
+                    (BasicAnimation(.opacity, from: 1, by: -(1 - minOpacity), timing: forever(p.number("opacityDuration")))),
+                    (BasicAnimation(.positionY, from: y0, by: p.number("bounce"), timing: forever(p.number("bounceDuration")))),
+                    (BasicAnimation(.scale, from: 1, by: maxScale - 1, timing: forever(p.number("scaleDuration")))),
                 ])
         }
         replicator = ReplicatorLayer(

@@ -43,7 +43,7 @@ struct WebLoader: LoaderScene {
 
         // Pulse legs of `pulse` seconds, 1 → low, low → 1, … (autoreverses).
         var pulseTiming = MediaTiming(duration: pulse, repeatCount: .infinity, autoreverses: true)
-        var animations = [Animation]()
+        var animations = [any Animation]()
         var removedAt = Double.infinity
         var fadeEnd: Double?
         if let finish = events.finish, finish < (events.stop ?? .infinity) {
@@ -53,16 +53,16 @@ struct WebLoader: LoaderScene {
             let target = legs.truncatingRemainder(dividingBy: 2) == 1 ? low : 1
             pulseTiming.repeatCount = legs / 2
             pulseTiming.fillMode = .forwards
-            animations.append(.basic(BasicAnimation(.opacity, from: 1, to: low, timing: pulseTiming, timingFunction: .easeInEaseOut)))
+            animations.append((BasicAnimation(.opacity, from: 1, to: low, timing: pulseTiming, timingFunction: .easeInEaseOut)))
             // …then fades to 0 over one more leg and is removed.
-            animations.append(.basic(BasicAnimation(
+            animations.append((BasicAnimation(
                 .opacity, from: target, to: 0,
                 timing: MediaTiming(beginTime: end, duration: pulse, fillMode: .forwards),
                 timingFunction: .easeInEaseOut)))
             removedAt = end + pulse
             fadeEnd = removedAt
         } else {
-            animations.append(.basic(BasicAnimation(.opacity, from: 1, to: low, timing: pulseTiming, timingFunction: .easeInEaseOut)))
+            animations.append((BasicAnimation(.opacity, from: 1, to: low, timing: pulseTiming, timingFunction: .easeInEaseOut)))
         }
         // A 60×60 label at (10, 10).
         indicator = Layer(id: ElementID("indicator"), diameter: p.number("indicatorSize"), color: color,
@@ -72,12 +72,12 @@ struct WebLoader: LoaderScene {
         if reduced {
             drop = Layer(id: ElementID("drop"), diameter: p.number("dropSize"), color: color,
                          model: LayerState(position: Point(x: width / 2, y: height / 2)),
-                         animations: [.basic(BasicAnimation(.opacity, from: 1, to: 0, timing: fall, timingFunction: .easeOut))])
+                         animations: [(BasicAnimation(.opacity, from: 1, to: 0, timing: fall, timingFunction: .easeOut))])
         } else {
             // A 30×30 label falling from y = -50 to y = height.
             drop = Layer(id: ElementID("drop"), diameter: p.number("dropSize"), color: color,
                          model: LayerState(position: Point(x: width / 2, y: -35)),
-                         animations: [.basic(BasicAnimation(.positionY, from: -35, by: height + 50, timing: fall, timingFunction: .easeOut))])
+                         animations: [(BasicAnimation(.positionY, from: -35, by: height + 50, timing: fall, timingFunction: .easeOut))])
         }
 
         let cutoff = min(events.finish ?? .infinity, events.stop ?? .infinity)

@@ -41,13 +41,22 @@ public struct LayerState: Sendable, Equatable {
     }
 }
 
+/// An animation added to a layer. Like Core Animation's, animations are
+/// reference types; these are immutable once built, so one instance is
+/// shared by every frame and thread.
+public protocol Animation: AnyObject, Sendable {
+    /// Applies this animation's value at `parentTime` over `state`; an
+    /// inactive animation leaves the state (the model value) untouched.
+    func apply(to state: inout LayerState, at parentTime: Double)
+}
+
 /// `CABasicAnimation`: `value = fromValue + byValue * timingFunction(progress)`.
-public struct BasicAnimation: Sendable, Equatable {
-    public var keyPath: AnimatableProperty
-    public var fromValue: Double
-    public var byValue: Double
-    public var timing: MediaTiming
-    public var timingFunction: TimingFunction
+public final class BasicAnimation: Animation {
+    public let keyPath: AnimatableProperty
+    public let fromValue: Double
+    public let byValue: Double
+    public let timing: MediaTiming
+    public let timingFunction: TimingFunction
 
     public init(_ keyPath: AnimatableProperty, from: Double, by: Double,
                 timing: MediaTiming, timingFunction: TimingFunction = .linear) {
@@ -58,23 +67,28 @@ public struct BasicAnimation: Sendable, Equatable {
         self.timingFunction = timingFunction
     }
 
-    public init(_ keyPath: AnimatableProperty, from: Double, to: Double,
-                timing: MediaTiming, timingFunction: TimingFunction = .linear) {
+    public convenience init(_ keyPath: AnimatableProperty, from: Double, to: Double,
+                            timing: MediaTiming, timingFunction: TimingFunction = .linear) {
         self.init(keyPath, from: from, by: to - from, timing: timing, timingFunction: timingFunction)
+    }
+
+    public func apply(to state: inout LayerState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        state[keyPath] = fromValue + byValue * timingFunction(p)
     }
 }
 
 /// `CAKeyframeAnimation` on `position` along a path.
-public struct KeyframeAnimation: Sendable, Equatable {
+public final class KeyframeAnimation: Animation {
     public enum CalculationMode: Sendable, Equatable {
         /// Constant speed along the path's arc length.
         case paced
     }
 
-    public var path: Path
-    public var calculationMode: CalculationMode
-    public var timing: MediaTiming
-    public var timingFunction: TimingFunction
+    public let path: Path
+    public let calculationMode: CalculationMode
+    public let timing: MediaTiming
+    public let timingFunction: TimingFunction
 
     public init(path: Path, calculationMode: CalculationMode = .paced,
                 timing: MediaTiming, timingFunction: TimingFunction = .linear) {
@@ -83,40 +97,27 @@ public struct KeyframeAnimation: Sendable, Equatable {
         self.timing = timing
         self.timingFunction = timingFunction
     }
+
+    public func apply(to state: inout LayerState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        state.position = path.point(atPacedFraction: timingFunction(p))
+    }
 }
 
 /// `CAAnimationGroup`: children run on the group's local time, clipped to the
 /// group's duration; a child's own fill mode is honoured inside the group.
-public struct AnimationGroup: Sendable, Equatable {
-    public var animations: [Animation]
-    public var timing: MediaTiming
+public final class AnimationGroup: Animation {
+    public let animations: [any Animation]
+    public let timing: MediaTiming
 
-    public init(_ animations: [Animation], timing: MediaTiming) {
+    public init(_ animations: [any Animation], timing: MediaTiming) {
         self.animations = animations
         self.timing = timing
     }
-}
 
-public indirect enum Animation: Sendable, Equatable {
-    case basic(BasicAnimation)
-    case keyframe(KeyframeAnimation)
-    case group(AnimationGroup)
-
-    /// Applies this animation's value at `parentTime` over `state`; an
-    /// inactive animation leaves the state (the model value) untouched.
-    @inlinable
     public func apply(to state: inout LayerState, at parentTime: Double) {
-        switch self {
-        case let .basic(a):
-            guard let p = a.timing.progress(atParentTime: parentTime) else { return }
-            state[a.keyPath] = a.fromValue + a.byValue * a.timingFunction(p)
-        case let .keyframe(a):
-            guard let p = a.timing.progress(atParentTime: parentTime) else { return }
-            state.position = a.path.point(atPacedFraction: a.timingFunction(p))
-        case let .group(g):
-            guard let p = g.timing.progress(atParentTime: parentTime) else { return }
-            let local = p * g.timing.duration
-            for child in g.animations { child.apply(to: &state, at: local) }
-        }
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        let local = p * timing.duration
+        for child in animations { child.apply(to: &state, at: local) }
     }
 }

@@ -2,17 +2,17 @@
 /// order (a later one overrides an earlier one on the same property), and the
 /// interval in which it is in the layer tree (`addSublayer` to
 /// `removeFromSuperlayer`).
-public struct Layer: Sendable, Equatable {
+public struct Layer: Sendable {
     public var id: ElementID
     public var diameter: Double
     public var color: RGBColor
     public var model: LayerState
-    public var animations: [Animation]
+    public var animations: [any Animation]
     public var addedAt: Double
     public var removedAt: Double
 
     public init(id: ElementID, diameter: Double, color: RGBColor, model: LayerState,
-                animations: [Animation] = [], addedAt: Double = -.infinity, removedAt: Double = .infinity) {
+                animations: [any Animation] = [], addedAt: Double = -.infinity, removedAt: Double = .infinity) {
         self.id = id
         self.diameter = diameter
         self.color = color
@@ -51,7 +51,7 @@ public struct Layer: Sendable, Equatable {
 /// the template moved by `i * instanceTranslation`, its animations running
 /// `i * instanceDelay` behind (before that it shows the model values). Ids
 /// are the template's name followed by the instance index (`dot0`, `dot1`…).
-public struct ReplicatorLayer: Sendable, Equatable {
+public struct ReplicatorLayer: Sendable {
     public var instance: Layer
     public var instanceCount: Int
     public var instanceTranslation: Point
