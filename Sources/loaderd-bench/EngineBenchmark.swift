@@ -11,9 +11,9 @@ enum EngineBenchmark {
         }
         // `--profile typing`: only compute and encode that loader, for perf or callgrind.
         if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
-            let loader = LoaderCatalog.standard[arguments[i + 1]]!.configure()
+            var renderer = FrameRenderer(LoaderCatalog.standard[arguments[i + 1]]!.configure())
             var sink = 0
-            for n in 0..<iterations { sink &+= FrameEncoder.encode(loader.frame(at: Double(n % 10_000) * 0.001)).count }
+            for n in 0..<iterations { sink &+= renderer.encodedFrame(at: Double(n % 10_000) * 0.001 + 0.5).json.count }
             print("encoded \(sink) bytes")
             return
         }
@@ -25,20 +25,32 @@ enum EngineBenchmark {
             ("switch", ""),
             ("web", "progress=0.2,0.5,0.9,1.3,1.35&finish=4"),
         ]
-        print("loader   compute ns/frame   compute+encode ns/frame   JSONEncoder ns/frame   JSONEncoder/(compute+encode)")
+        print("median of 5 rounds, \(iterations) frames per round")
+        print("ns per frame: compute = loader.frame(at:); +encode = FrameEncoder.encode(loader.frame(at:));")
+        print("renderer = FrameRenderer.encodedFrame(at:) (reused element buffer, as streams use it);")
+        print("JSON(Frame) = JSONEncoder().encode(frame) on the same Frame values (Frame: Encodable);")
+        print("JSON(mirror) = JSONEncoder on a copy whose ids and colours are already Strings (no conversion cost).")
+        print("Target: compute + encode of a typing frame at least 20× faster than JSONEncoder.")
+        print("loader   compute  +encode  renderer  JSON(Frame)  JSON(mirror) Frame/+encode   Frame/renderer mirror/renderer")
         for (name, query) in cases {
             let items = query.split(separator: "&").map { pair -> (name: String, value: String) in
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 return (String(parts[0]), String(parts[1]))
             }
             let loader = try! LoaderCatalog.standard[name]!.configure(items)
-            let r = measure(loader, iterations: iterations)
-            print(pad(name, 8), pad(fmt(r.compute), 18), pad(fmt(r.computeEncode), 25), pad(fmt(r.jsonEncoder), 22),
-                  fmt(r.jsonEncoder / r.computeEncode) + "×")
+            // Five rounds; each figure is the median round (shared machines are noisy).
+            let rounds = (0..<5).map { _ in measure(loader, iterations: iterations) }
+            let r = Result(compute: median(rounds.map(\.compute)), computeEncode: median(rounds.map(\.computeEncode)),
+                           rendererEncode: median(rounds.map(\.rendererEncode)), jsonEncoder: median(rounds.map(\.jsonEncoder)),
+                           jsonEncoderMirror: median(rounds.map(\.jsonEncoderMirror)))
+            print(pad(name, 8), pad(fmt(r.compute), 9), pad(fmt(r.computeEncode), 9), pad(fmt(r.rendererEncode), 10),
+                  pad(fmt(r.jsonEncoder), 13), pad(fmt(r.jsonEncoderMirror), 13),
+                  pad(fmt(r.jsonEncoder / r.computeEncode) + "×", 15), pad(fmt(r.jsonEncoder / r.rendererEncode) + "×", 15),
+                  fmt(r.jsonEncoderMirror / r.rendererEncode) + "×")
         }
     }
 
-    struct Result { var compute, computeEncode, jsonEncoder: Double }
+    struct Result { var compute, computeEncode, rendererEncode, jsonEncoder, jsonEncoderMirror: Double }
 
     static func measure(_ loader: ConfiguredLoader, iterations: Int) -> Result {
         let clock = ContinuousClock()
@@ -54,18 +66,30 @@ enum EngineBenchmark {
         let encodeElapsed = clock.measure {
             for i in 0..<iterations { sink &+= FrameEncoder.encode(loader.frame(at: time(i))).count }
         }
+        var renderer = FrameRenderer(loader)
+        let rendererElapsed = clock.measure {
+            for i in 0..<iterations { sink &+= renderer.encodedFrame(at: time(i)).json.count }
+        }
         let encoder = JSONEncoder()
         let jsonIterations = max(1, iterations / 10)
-        let frames = (0..<100).map { CodableFrame(loader.frame(at: time($0 * 37))) }
+        let frames = (0..<100).map { loader.frame(at: time($0 * 37)) }
         let jsonElapsed = clock.measure {
             for i in 0..<jsonIterations { sink &+= (try! encoder.encode(frames[i % 100])).count }
+        }
+        let mirrors = frames.map(StringFrame.init)
+        let mirrorElapsed = clock.measure {
+            for i in 0..<jsonIterations { sink &+= (try! encoder.encode(mirrors[i % 100])).count }
         }
         if sink == 42 { print("") }  // keep the work observable
         return Result(
             compute: nanoseconds(computeElapsed) / Double(iterations),
             computeEncode: nanoseconds(encodeElapsed) / Double(iterations),
-            jsonEncoder: nanoseconds(jsonElapsed) / Double(jsonIterations))
+            rendererEncode: nanoseconds(rendererElapsed) / Double(iterations),
+            jsonEncoder: nanoseconds(jsonElapsed) / Double(jsonIterations),
+            jsonEncoderMirror: nanoseconds(mirrorElapsed) / Double(jsonIterations))
     }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     static func nanoseconds(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
@@ -81,8 +105,9 @@ enum EngineBenchmark {
     }
 }
 
-/// The same frame, in a Codable mirror, for JSONEncoder.
-struct CodableFrame: Encodable {
+/// The frame with ids and colours already converted to strings, so that
+/// JSONEncoder is measured on its encoding work alone.
+struct StringFrame: Encodable {
     struct Element: Encodable {
         let id: String, shape: String
         let x, y, diameter, scale, opacity: Double

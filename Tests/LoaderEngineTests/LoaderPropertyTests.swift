@@ -141,7 +141,7 @@ struct LoaderPropertyTests {
                     if let same = first.elements.first(where: { $0.id == e.id }) {
                         #expect(same.x == e.x && same.y == e.y, "\(name) \(e.id) moved")
                     }
-                    if e.id.name != "drop" { opacities.insert(e.opacity) }
+                    if !e.id.description.hasPrefix("drop") { opacities.insert(e.opacity) }
                 }
             }
             #expect(opacities.count > 10, "\(name) should pulse")
@@ -181,5 +181,33 @@ struct LoaderPropertyTests {
         #expect(batch.frames[30].t == 1)
         let empty = try JSONDecoder().decode(Batch.self, from: Data(FrameEncoder.encodeBatch(loader: "typing", fps: 1, frames: [])))
         #expect(empty.frames.isEmpty)
+    }
+}
+
+struct FrameRendererTests {
+    @Test func rendererMatchesTheFrameEncoder() throws {
+        for (name, query) in [("typing", "count=64"), ("switch", ""), ("web", "progress=0.1,0.2,0.25,0.3&finish=2")] {
+            let loader = try LoaderCatalog.standard[name]!.configure(queryItems(query))
+            var renderer = FrameRenderer(loader)
+            var appended = [UInt8]()
+            for i in 0..<400 {
+                let t = Double(i) / 97
+                let (json, done) = renderer.encodedFrame(at: t)
+                let frame = loader.frame(at: t)
+                #expect(json == FrameEncoder.encode(frame))
+                #expect(done == frame.done)
+                appended.removeAll()
+                #expect(renderer.appendFrame(at: t, to: &appended) == done)
+                #expect(appended == json)
+            }
+        }
+    }
+
+    @Test func encodesTheSameAsJSONEncoder() throws {
+        let frame = try frame("typing", "t=0.5")
+        let ours = try decodeFrame(FrameEncoder.encode(frame))
+        let theirs = try decodeFrame(Array(JSONEncoder().encode(frame)))
+        #expect(ours == theirs)
+        #expect(String(decoding: FrameEncoder.encode(frame), as: UTF8.self).hasPrefix(##"{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}"##))
     }
 }

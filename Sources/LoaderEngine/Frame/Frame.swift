@@ -1,19 +1,41 @@
 /// An element's id: a constant name and an optional index (`indicator`,
-/// `dot0`, `drop12`). Kept as parts so that no string is built per frame.
+/// `dot0`, `drop12`). Kept as parts, the name a compile-time constant, so
+/// that no string is built, copied or escaped per frame.
 public struct ElementID: Sendable, Hashable, CustomStringConvertible {
-    public let name: String
+    public let name: StaticString
     public let index: Int?
 
-    public init(_ name: String, index: Int? = nil) {
+    /// `name` is letters, digits, `_` or `-` (written into JSON as is).
+    public init(_ name: StaticString, index: Int? = nil) {
+        precondition(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
+        }, "element names are ASCII letters, digits, _ and -")
         self.name = name
         self.index = index
     }
 
-    @inlinable public func indexed(_ i: Int) -> ElementID { ElementID(name, index: i) }
+    @inlinable public func indexed(_ i: Int) -> ElementID { ElementID(uncheckedName: name, index: i) }
+
+    @usableFromInline init(uncheckedName name: StaticString, index: Int?) {
+        self.name = name
+        self.index = index
+    }
+
+    var nameBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount) }
+
+    public static func == (a: ElementID, b: ElementID) -> Bool {
+        a.index == b.index && a.nameBytes.elementsEqual(b.nameBytes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes: UnsafeRawBufferPointer(nameBytes))
+        hasher.combine(index)
+    }
 
     public var description: String {
-        if let index { return name + String(index) }
-        return name
+        let base = name.description
+        if let index { return base + String(index) }
+        return base
     }
 }
 

@@ -11,20 +11,41 @@
 public enum FrameEncoder {
     /// One frame as a new byte array.
     public static func encode(_ frame: Frame) -> [UInt8] {
-        let bound = byteBound(frame)
-        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-            var cursor = ByteCursor(buffer.baseAddress!)
-            write(frame, to: &cursor)
-            count = cursor.p - buffer.baseAddress!
-        }
+        encode(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
+               done: frame.done, elements: frame.elements)
     }
 
     /// Appends one frame to `bytes`.
     public static func encode(_ frame: Frame, appendingTo bytes: inout [UInt8]) {
-        let bound = byteBound(frame)
+        append(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
+               done: frame.done, elements: frame.elements, to: &bytes)
+    }
+
+    /// A frame from its parts, as a new byte array of exactly its size
+    /// (written to scratch memory first: the byte bound is generous).
+    static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool,
+                       elements: [Element]) -> [UInt8] {
+        let bound = byteBound(loader: loader, elements: elements)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+            encode(loader: loader, t: t, width: width, height: height, done: done, elements: elements, scratch: buffer)
+        }
+    }
+
+    /// As above, in caller-provided scratch memory of at least `byteBound` bytes.
+    static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool,
+                       elements: [Element], scratch buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8] {
+        var cursor = ByteCursor(buffer.baseAddress!)
+        write(loader: loader, t: t, width: width, height: height, done: done, elements: elements, to: &cursor)
+        return Array(UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
+    }
+
+    /// A frame from its parts, appended to `bytes`.
+    static func append(loader: String, t: Double, width: Double, height: Double, done: Bool,
+                       elements: [Element], to bytes: inout [UInt8]) {
+        let bound = byteBound(loader: loader, elements: elements)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
             var cursor = ByteCursor(buffer.baseAddress!)
-            write(frame, to: &cursor)
+            write(loader: loader, t: t, width: width, height: height, done: done, elements: elements, to: &cursor)
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
         }
     }
@@ -54,29 +75,32 @@ public enum FrameEncoder {
 
     // MARK: Writing
 
-    static let elementFixedBytes = 128  // keys, punctuation, shape, colour
-    static let frameFixedBytes = 96
+    // Keys, punctuation, shape and colour: 87 and 58 bytes as written.
+    static let elementFixedBytes = 96
+    static let frameFixedBytes = 64
 
-    static func byteBound(_ frame: Frame) -> Int {
-        var bound = frameFixedBytes + 6 * frame.loader.utf8.count + 3 * ShortestDouble.maxLength
-        for element in frame.elements {
-            bound += elementFixedBytes + 6 * element.id.name.utf8.count + 21 + 6 * ShortestDouble.maxLength
+    /// The most bytes a frame can take: each number at its longest.
+    static func byteBound(loader: String, elements: [Element]) -> Int {
+        var bound = frameFixedBytes + 6 * loader.utf8.count + 3 * ShortestDouble.maxLength
+        for element in elements {
+            bound += elementFixedBytes + element.id.name.utf8CodeUnitCount + 20 + 6 * ShortestDouble.maxLength
         }
         return bound
     }
 
-    static func write(_ frame: Frame, to cursor: inout ByteCursor) {
+    static func write(loader: String, t: Double, width: Double, height: Double, done: Bool,
+                      elements: [Element], to cursor: inout ByteCursor) {
         cursor.write("{\"loader\":\"")
-        cursor.writeEscaped(frame.loader)
+        cursor.writeEscaped(loader)
         cursor.write("\",\"t\":")
-        ShortestDouble.write(frame.t, to: &cursor)
+        ShortestDouble.write(t, to: &cursor)
         cursor.write(",\"width\":")
-        ShortestDouble.write(frame.width, to: &cursor)
+        ShortestDouble.write(width, to: &cursor)
         cursor.write(",\"height\":")
-        ShortestDouble.write(frame.height, to: &cursor)
-        cursor.write(frame.done ? ",\"done\":true,\"elements\":[" : ",\"done\":false,\"elements\":[")
+        ShortestDouble.write(height, to: &cursor)
+        cursor.write(done ? ",\"done\":true,\"elements\":[" : ",\"done\":false,\"elements\":[")
         var first = true
-        for element in frame.elements {
+        for element in elements {
             if !first { cursor.write(UInt8(ascii: ",")) }
             first = false
             write(element, to: &cursor)
@@ -86,7 +110,7 @@ public enum FrameEncoder {
 
     static func write(_ element: Element, to cursor: inout ByteCursor) {
         cursor.write("{\"id\":\"")
-        cursor.writeEscaped(element.id.name)
+        cursor.write(element.id.name)
         if let index = element.id.index { cursor.write(index) }
         switch element.shape {
         case .circle: cursor.write("\",\"shape\":\"circle\",\"x\":")

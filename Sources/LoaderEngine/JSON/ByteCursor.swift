@@ -6,12 +6,13 @@ struct ByteCursor {
 
     @inlinable init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
 
-    @inlinable mutating func write(_ byte: UInt8) {
+    @inlinable @inline(__always) mutating func write(_ byte: UInt8) {
         p.pointee = byte
         p += 1
     }
 
-    @inlinable mutating func write(_ text: StaticString) {
+    /// Inlined at each call so the copy of a constant has a constant length.
+    @inlinable @inline(__always) mutating func write(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
         p.update(from: text.utf8Start, count: n)
         p += n
@@ -25,52 +26,63 @@ struct ByteCursor {
 
     /// Decimal digits of `v`, most significant first.
     @inlinable mutating func write(_ v: UInt64) {
-        let n = decimalDigitCount(v)
-        writeDigits(v, count: n, pointAfter: n)
+        write(v, digitCount: decimalDigitCount(v))
     }
 
-    /// The `count` decimal digits of `v` (exactly that many), with a `.`
-    /// after the first `pointAfter` of them when `pointAfter < count`.
-    /// Written back to front in pairs.
-    @inlinable mutating func writeDigits(_ v: UInt64, count: Int, pointAfter: Int) {
-        let hasPoint = pointAfter < count
-        var end = p + count + (hasPoint ? 1 : 0)
-        p = end
+    /// The `n` decimal digits of `v` (`n == decimalDigitCount(v)`).
+    @inlinable mutating func write(_ v: UInt64, digitCount n: Int) {
+        var end = p + n
         var rest = v
-        var remaining = count
-        let pairs = digitPairs.utf8Start
-        // Digits after the point, then the point.
-        if hasPoint {
-            var fraction = count - pointAfter
-            while fraction >= 2 {
-                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-                rest /= 100
-                end -= 2
-                end[0] = pairs[pair]
-                end[1] = pairs[pair &+ 1]
-                fraction -= 2
-            }
-            if fraction == 1 {
-                end -= 1
-                end[0] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-            }
-            end -= 1
-            end[0] = UInt8(ascii: ".")
-            remaining = pointAfter
+        // Eight digits at a time, in 32-bit arithmetic with independent
+        // halves, so the divisions do not form one long chain.
+        while rest >= 100_000_000 {
+            let low = UInt32(truncatingIfNeeded: rest % 100_000_000)
+            rest /= 100_000_000
+            end -= 8
+            writeEight(low, at: end)
         }
-        while remaining >= 2 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
+        var small = UInt32(truncatingIfNeeded: rest)
+        let pairs = digitPairs.utf8Start
+        while small >= 100 {
+            let pair = Int(small % 100) &* 2
+            small /= 100
             end -= 2
             end[0] = pairs[pair]
             end[1] = pairs[pair &+ 1]
-            remaining -= 2
         }
-        if remaining == 1 {
+        if small >= 10 {
+            let pair = Int(small) &* 2
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair &+ 1]
+        } else {
             end -= 1
-            end[0] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            end[0] = UInt8(truncatingIfNeeded: small) &+ UInt8(ascii: "0")
         }
+        p += n
+    }
+
+    /// Exactly eight digits of `v < 10^8` at `out`.
+    @inlinable func writeEight(_ v: UInt32, at out: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        let high = v / 10_000, low = v &- high &* 10_000
+        let a = Int(high / 100), b = Int(high % 100), c = Int(low / 100), d = Int(low % 100)
+        out[0] = pairs[a &* 2]; out[1] = pairs[a &* 2 &+ 1]
+        out[2] = pairs[b &* 2]; out[3] = pairs[b &* 2 &+ 1]
+        out[4] = pairs[c &* 2]; out[5] = pairs[c &* 2 &+ 1]
+        out[6] = pairs[d &* 2]; out[7] = pairs[d &* 2 &+ 1]
+    }
+
+    /// The decimal digits of `v` (`count` of them) with a `.` after the first
+    /// `pointAfter` (`0 < pointAfter < count`).
+    @inlinable mutating func writeDigits(_ v: UInt64, count: Int, pointAfter: Int) {
+        let start = p
+        write(v, digitCount: count)
+        // Move the fraction digits one place right (overlapping: a memmove).
+        UnsafeMutableRawPointer(start + pointAfter + 1)
+            .copyMemory(from: start + pointAfter, byteCount: count - pointAfter)
+        start[pointAfter] = UInt8(ascii: ".")
+        p += 1
     }
 
     @inlinable mutating func write(_ v: Int) {

@@ -11,8 +11,9 @@
 /// Ulf Adams 2018, without its tables since the range allows exact products).
 /// Anything else falls back to `Double.description`.
 enum ShortestDouble {
-    /// Upper bound on the bytes `write` produces.
-    static let maxLength = 32
+    /// Upper bound on the bytes `write` produces:
+    /// `-2.2250738585072014e-308` is 24.
+    static let maxLength = 24
 
     static func write(_ value: Double, to cursor: inout ByteCursor) {
         guard value.isFinite else {
@@ -25,9 +26,8 @@ enum ShortestDouble {
             v = -v
         }
         if v < 1e15 {
-            let i = UInt64(v)
-            if Double(i) == v {
-                cursor.write(i)
+            if v.rounded(.towardZero) == v {
+                cursor.write(UInt64(v))
                 return
             }
             if v >= 0x1p-10 {
@@ -107,6 +107,12 @@ enum ShortestDouble {
                 vr = q; vp /= 100_000_000; vm /= 100_000_000
                 removed += 8
             }
+            if vp / 10_000 > vm / 10_000 {
+                let q = vr / 10_000
+                roundUp = vr - q * 10_000 >= 5_000
+                vr = q; vp /= 10_000; vm /= 10_000
+                removed += 4
+            }
             while vp / 100 > vm / 100 {
                 let q = vr / 100
                 roundUp = vr - q * 100 >= 50
@@ -138,7 +144,7 @@ enum ShortestDouble {
         } else {
             cursor.write("0.")
             for _ in 0..<(-point) { cursor.write(UInt8(ascii: "0")) }
-            cursor.write(digits)
+            cursor.write(digits, digitCount: count)
         }
     }
 }

@@ -37,12 +37,10 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
 
     /// `#RRGGBB`, upper case.
     public var description: String {
-        var out = "#"
-        for shift in stride(from: 20, through: 0, by: -4) {
-            out.unicodeScalars.append(Unicode.Scalar(hexDigits[Int((rgb >> UInt32(shift)) & 0xF)]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 7) { buffer in
+            var cursor = ByteCursor(buffer.baseAddress!)
+            cursor.write(self)
+            return String(decoding: buffer, as: UTF8.self)
         }
-        return out
     }
 }
-
-@usableFromInline let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

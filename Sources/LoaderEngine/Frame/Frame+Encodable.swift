@@ -1,0 +1,49 @@
+// Codable conformance for callers that want it (and for the benchmark that
+// compares JSONEncoder with FrameEncoder). The service's hot paths use
+// FrameEncoder, which writes the same JSON shape by hand.
+
+extension ElementID: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension RGBColor: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension Shape: Encodable {}
+
+extension Element: Encodable {
+    enum CodingKeys: String, CodingKey { case id, shape, x, y, diameter, scale, opacity, color }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(shape, forKey: .shape)
+        try c.encode(x, forKey: .x)
+        try c.encode(y, forKey: .y)
+        try c.encode(diameter, forKey: .diameter)
+        try c.encode(scale, forKey: .scale)
+        try c.encode(opacity, forKey: .opacity)
+        try c.encode(color, forKey: .color)
+    }
+}
+
+extension Frame: Encodable {
+    enum CodingKeys: String, CodingKey { case loader, t, width, height, done, elements }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(loader, forKey: .loader)
+        try c.encode(t, forKey: .t)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(done, forKey: .done)
+        try c.encode(elements, forKey: .elements)
+    }
+}

@@ -1,0 +1,38 @@
+/// Computes and encodes many frames of one loader, reusing its element
+/// buffer: no allocation per frame beyond the encoded bytes themselves.
+/// Streams and batches use this; a single frame can use
+/// `FrameEncoder.encode(loader.frame(at:))`.
+public struct FrameRenderer: Sendable {
+    public let loader: ConfiguredLoader
+    private var elements: [Element] = []
+    /// Where frames are written before being copied out at their exact size.
+    private var scratch: [UInt8] = []
+
+    public init(_ loader: ConfiguredLoader) {
+        self.loader = loader
+        elements.reserveCapacity(8)
+    }
+
+    /// The frame at `t` as JSON bytes, and whether the loader is done.
+    public mutating func encodedFrame(at t: Double) -> (json: [UInt8], done: Bool) {
+        elements.removeAll(keepingCapacity: true)
+        let done = loader.render(at: t, into: &elements)
+        let bound = FrameEncoder.byteBound(loader: loader.name, elements: elements)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
+        let (name, width, height, elements) = (loader.name, loader.width, loader.height, self.elements)
+        let json = scratch.withUnsafeMutableBufferPointer { buffer in
+            FrameEncoder.encode(loader: name, t: t, width: width, height: height,
+                                done: done, elements: elements, scratch: buffer)
+        }
+        return (json, done)
+    }
+
+    /// Appends the frame at `t` to `bytes`; returns whether the loader is done.
+    public mutating func appendFrame(at t: Double, to bytes: inout [UInt8]) -> Bool {
+        elements.removeAll(keepingCapacity: true)
+        let done = loader.render(at: t, into: &elements)
+        FrameEncoder.append(loader: loader.name, t: t, width: loader.width, height: loader.height,
+                            done: done, elements: elements, to: &bytes)
+        return done
+    }
+}
