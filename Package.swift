@@ -5,11 +5,14 @@ let package = Package(
     name: "loaderd",
     products: [
         .library(name: "LoaderEngine", targets: ["LoaderEngine"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .executable(name: "loaderd-bench", targets: ["loaderd-bench"]),
     ],
     targets: [
         // Pure frame math and JSON encoding: no I/O.
         .target(name: "LoaderEngine"),
+        // Sockets, event loops, HTTP/1.1 parsing, responses, SSE. Knows nothing of loaders.
+        .target(name: "HTTPServer"),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine"]),
         .testTarget(
@@ -17,5 +20,6 @@ let package = Package(
             dependencies: ["LoaderEngine"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     ]
 )
