@@ -12,7 +12,9 @@ let package = Package(
         // Pure frame math and JSON encoding: no I/O.
         .target(name: "LoaderEngine"),
         // Sockets, event loops, HTTP/1.1 parsing, responses, SSE. Knows nothing of loaders.
-        .target(name: "HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        // epoll and eventfd headers for Swift (not in the toolchain's Glibc module).
+        .target(name: "CLinux"),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine"]),
         .testTarget(

@@ -1,0 +1,2 @@
+// Intentionally empty: CLinux only exposes system headers to Swift.
+#include "CLinux.h"

@@ -1,0 +1,269 @@
+import Glibc
+import CLinux
+import Synchronization
+
+/// Something registered with an event loop's epoll set.
+protocol Selectable: AnyObject {
+    /// Called on the loop thread with the ready epoll events.
+    func handle(events: UInt32)
+}
+
+/// One thread driving an epoll set: sockets, timers, and tasks handed over
+/// from other threads. Everything registered with a loop is touched only on
+/// its thread; `execute` is the way in from elsewhere.
+public final class EventLoop: @unchecked Sendable {
+    public let index: Int
+    let epoll: Int32
+    private let wakeFD: Int32
+    private let tasks = Mutex<[@Sendable () -> Void]>([])
+    private var slots: [Selectable?] = []
+    private var generations: [UInt32] = []
+    private var freeSlots: [Int] = []
+    private var timers = TimerHeap()
+    private var stopping = false
+    private var thread: pthread_t?
+    private var runningThread: pthread_t? = nil
+    private static let wakeSlot: UInt64 = UInt64.max
+    /// Called on the loop thread each `tickInterval` (timeouts, the Date header).
+    var onTick: (() -> Void)?
+    var tickInterval: UInt64 = 1_000_000_000
+    private var nextTick: UInt64 = 0
+    /// Called on the loop thread just before it exits.
+    var onStop: (() -> Void)?
+
+    init(index: Int) throws {
+        self.index = index
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SystemError("epoll_create1") }
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else { throw SystemError("eventfd") }
+        var event = epoll_event()
+        event.events = CLINUX_EPOLLIN
+        event.data.u64 = Self.wakeSlot
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, &event) == 0 else { throw SystemError("epoll_ctl(eventfd)") }
+    }
+
+    deinit {
+        close(wakeFD)
+        close(epoll)
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var inLoop: Bool { runningThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+
+    // MARK: Tasks and timers
+
+    /// Runs `task` on the loop thread (soon, in order), from any thread.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        tasks.withLock { $0.append(task) }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Runs `task` on the loop thread at `deadline` (monotonic ns). Loop thread only.
+    @discardableResult
+    public func schedule(at deadline: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
+        let handle = TimerHandle(deadline: deadline, task: task)
+        timers.push(handle)
+        return handle
+    }
+
+    /// Runs `task` after `nanoseconds`. Loop thread only.
+    @discardableResult
+    public func schedule(afterNanoseconds nanoseconds: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
+        schedule(at: monotonicNanoseconds() &+ nanoseconds, task)
+    }
+
+    // MARK: Registration (loop thread)
+
+    func register(_ fd: Int32, _ handler: Selectable, events: UInt32) throws -> Registration {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = handler
+        } else {
+            slot = slots.count
+            slots.append(handler)
+            generations.append(0)
+        }
+        generations[slot] &+= 1
+        let registration = Registration(fd: fd, slot: slot, generation: generations[slot])
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = registration.token
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            let error = SystemError("epoll_ctl(add)")
+            slots[slot] = nil
+            freeSlots.append(slot)
+            throw error
+        }
+        return registration
+    }
+
+    func modify(_ registration: Registration, events: UInt32) {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = registration.token
+        _ = epoll_ctl(epoll, EPOLL_CTL_MOD, registration.fd, &event)
+    }
+
+    func deregister(_ registration: Registration) {
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, registration.fd, nil)
+        guard registration.slot < slots.count, generations[registration.slot] == registration.generation else { return }
+        generations[registration.slot] &+= 1  // events already fetched for this slot are now stale
+        slots[registration.slot] = nil
+        freeSlots.append(registration.slot)
+    }
+
+    // MARK: Running
+
+    func start() throws {
+        let box = Unmanaged.passRetained(self)
+        var t = pthread_t()
+        let rc = pthread_create(&t, nil, { arg in
+            let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, box.toOpaque())
+        guard rc == 0 else {
+            box.release()
+            throw SystemError("pthread_create", errno: rc)
+        }
+        thread = t
+    }
+
+    /// Asks the loop to exit after this iteration (from any thread).
+    public func stop() {
+        execute { [self] in stopping = true }
+    }
+
+    /// Waits for the loop thread to exit.
+    func join() {
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private func run() {
+        runningThread = pthread_self()
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        nextTick = monotonicNanoseconds() &+ tickInterval
+        while !stopping {
+            let now = monotonicNanoseconds()
+            var wake = nextTick
+            if let first = timers.peek(), first.deadline < wake { wake = first.deadline }
+            // epoll_wait counts milliseconds: round up so that timers never fire early.
+            let timeout = wake <= now ? 0 : Int32(min((wake - now + 999_999) / 1_000_000, 60_000))
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
+            if n > 0 {
+                for i in 0..<Int(n) {
+                    let token = events[i].data.u64
+                    if token == Self.wakeSlot {
+                        var value: UInt64 = 0
+                        _ = read(wakeFD, &value, 8)
+                        continue
+                    }
+                    let slot = Int(token & 0xFFFF_FFFF), generation = UInt32(token >> 32)
+                    guard slot < slots.count, generations[slot] == generation, let handler = slots[slot] else { continue }
+                    handler.handle(events: events[i].events)
+                }
+            }
+            runTasks()
+            runTimers()
+        }
+        onStop?()
+        onStop = nil
+        onTick = nil
+        runTasks()
+    }
+
+    private func runTasks() {
+        let pending = tasks.withLock { queue -> [@Sendable () -> Void] in
+            let taken = queue
+            queue.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for task in pending { task() }
+    }
+
+    private func runTimers() {
+        let now = monotonicNanoseconds()
+        while let first = timers.peek(), first.deadline <= now {
+            timers.pop()
+            if !first.isCancelled {
+                first.isCancelled = true
+                first.task?()
+                first.task = nil
+            }
+        }
+        if now >= nextTick {
+            nextTick = now &+ tickInterval
+            onTick?()
+        }
+    }
+}
+
+/// An fd's place in a loop's epoll set. The token carries a generation so
+/// that an event for a closed descriptor never reaches its slot's next owner.
+struct Registration {
+    let fd: Int32
+    let slot: Int
+    let generation: UInt32
+    var token: UInt64 { UInt64(generation) << 32 | UInt64(slot) }
+}
+
+/// A scheduled timer; cancel to keep it from running. Loop thread only.
+public final class TimerHandle {
+    let deadline: UInt64
+    var task: (() -> Void)?
+    var isCancelled = false
+
+    init(deadline: UInt64, task: @escaping () -> Void) {
+        self.deadline = deadline
+        self.task = task
+    }
+
+    public func cancel() {
+        isCancelled = true
+        task = nil
+    }
+}
+
+/// A binary min-heap of timers by deadline (cancelled ones are dropped lazily).
+struct TimerHeap {
+    private var items: [TimerHandle] = []
+
+    var count: Int { items.count }
+    func peek() -> TimerHandle? { items.first }
+
+    mutating func push(_ item: TimerHandle) {
+        items.append(item)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if items[parent].deadline <= items[i].deadline { break }
+            items.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    @discardableResult
+    mutating func pop() -> TimerHandle? {
+        guard !items.isEmpty else { return nil }
+        let top = items[0]
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var smallest = i
+                if l < items.count && items[l].deadline < items[smallest].deadline { smallest = l }
+                if r < items.count && items[r].deadline < items[smallest].deadline { smallest = r }
+                if smallest == i { break }
+                items.swapAt(i, smallest)
+                i = smallest
+            }
+        }
+        return top
+    }
+}

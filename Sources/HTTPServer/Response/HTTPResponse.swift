@@ -1,0 +1,97 @@
+/// Response header fields in order. Names are written as given.
+public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+
+    /// Sets `name` to `value`, replacing any earlier fields of that name.
+    public mutating func replace(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name, value))
+    }
+
+    public mutating func remove(_ name: String) {
+        let lower = name.lowercasedASCII
+        fields.removeAll { $0.name.lowercasedASCII == lower }
+    }
+
+    public subscript(name: String) -> String? {
+        let lower = name.lowercasedASCII
+        return fields.first { $0.name.lowercasedASCII == lower }?.value
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+}
+
+/// What a responder answers: a status, headers and a body, a stream, or a
+/// response that will be ready later.
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        /// A complete body, sent with `Content-Length`.
+        case bytes([UInt8])
+        /// A body written over time (server-sent events). The closure runs on
+        /// the connection's loop once the head is queued; the body ends when
+        /// the writer finishes, and the connection closes then.
+        case stream(@Sendable (StreamWriter) -> Void)
+        /// The response is produced later, on any thread, through the
+        /// promise (for work that must not block the loop: disk, fsync).
+        case deferred(@Sendable (ResponsePromise) -> Void)
+    }
+
+    public var status: HTTPStatus
+    public var headers: HTTPResponseHeaders
+    public var body: Body
+
+    public init(status: HTTPStatus = .ok, headers: HTTPResponseHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    public init(status: HTTPStatus = .ok, headers: HTTPResponseHeaders = [:], stream: @escaping @Sendable (StreamWriter) -> Void) {
+        self.status = status
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+
+    /// A response completed later through `promise.succeed(_:)`.
+    public static func deferred(_ start: @escaping @Sendable (ResponsePromise) -> Void) -> HTTPResponse {
+        var r = HTTPResponse(status: .ok)
+        r.body = .deferred(start)
+        return r
+    }
+
+    /// A plain-text response.
+    public static func text(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((text + "\n").utf8))
+    }
+}
+
+/// Completes a deferred response from any thread, once.
+public final class ResponsePromise: @unchecked Sendable {
+    private let loop: EventLoop
+    private let complete: (HTTPResponse) -> Void
+    private let done = Synchronization.Atomic<Bool>(false)
+
+    init(loop: EventLoop, complete: @escaping (HTTPResponse) -> Void) {
+        self.loop = loop
+        self.complete = complete
+    }
+
+    public func succeed(_ response: HTTPResponse) {
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let complete = self.complete
+        let box = UncheckedBox(value: (complete, response))
+        loop.execute { box.value.0(box.value.1) }
+    }
+}
+
+/// Carries a value that is only touched on one loop across `execute`.
+struct UncheckedBox<T>: @unchecked Sendable { let value: T }
+
+import Synchronization

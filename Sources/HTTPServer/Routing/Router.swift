@@ -1,0 +1,70 @@
+/// Method + path-pattern routing: `/loaders/:name/frames` matches
+/// `/loaders/typing/frames` with `name = typing`. `HEAD` is served by `GET`
+/// routes. A path that matches no pattern is 404; a path whose patterns
+/// take other methods is 405 with those methods in `Allow`.
+public struct Router<Handler: Sendable>: Sendable {
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    public enum Match {
+        case found(Handler, parameters: [String: String])
+        case notFound
+        /// The path exists for these methods only.
+        case methodNotAllowed(allowed: [HTTPMethod])
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
+        let segments = pattern.split(separator: "/").map { part -> Segment in
+            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+        }
+        routes.append(Route(method: method, segments: segments, handler: handler))
+    }
+
+    public func match(method: HTTPMethod, path segments: [String]) -> Match {
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = Self.match(route.segments, segments) else { continue }
+            if route.method == method || (method == .HEAD && route.method == .GET) {
+                return .found(route.handler, parameters: parameters)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// The methods a path takes (for `OPTIONS` and `Allow`); empty when none.
+    public func allowedMethods(path segments: [String]) -> [HTTPMethod] {
+        var allowed: [HTTPMethod] = []
+        for route in routes where Self.match(route.segments, segments) != nil {
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
+        return allowed
+    }
+
+    private static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        guard pattern.count == path.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, value) in zip(pattern, path) {
+            switch segment {
+            case .literal(let text): if text != value { return nil }
+            case .parameter(let name): parameters[name] = value
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,32 @@
+/// Everything the server can be told; every limit has a default.
+public struct HTTPServerConfiguration: Sendable {
+    /// Addresses to listen on (numeric IPv4 or IPv6, or `localhost`).
+    public var hosts: [String] = ["127.0.0.1"]
+    /// 0 picks a free port (tests).
+    public var port: Int = 8080
+    /// Event loops (threads); default one per core.
+    public var eventLoops: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    public var limits = HTTPLimits()
+    /// Beyond this many open connections, new ones get 503 and are closed.
+    public var maxConnections = 16_384
+    /// A request's head must arrive within this (ns): else 408 and close.
+    public var headerTimeout: UInt64 = 10_000_000_000
+    /// An idle keep-alive connection is closed after this (ns).
+    public var idleTimeout: UInt64 = 60_000_000_000
+    /// A client that reads nothing for this long (ns) while output waits is dropped.
+    public var streamStallTimeout: UInt64 = 30_000_000_000
+    /// Stop reading a connection's requests above this many queued bytes…
+    public var highWatermark = 256 * 1024
+    /// …and start again below this.
+    public var lowWatermark = 64 * 1024
+    /// A stream has room for another write below this many queued bytes.
+    public var streamHighWatermark = 64 * 1024
+    public var readBufferSize = 16 * 1024
+    public var backlog: Int32 = 4096
+    /// The `Server` header, if any.
+    public var serverName: String? = nil
+
+    public init() {}
+}
+
+import Glibc

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// What every connection shares: configuration, the responder, counters.
+final class ServerCore: @unchecked Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let maxBufferedRequestBytes: Int
+    private let shuttingDown = Atomic<Bool>(false)
+    let openConnections = Atomic<Int>(0)
+    let openStreams = Atomic<Int>(0)
+    let requestsServed = Atomic<Int>(0)
+    /// Per loop: its connections and its Date header (touched only on that loop).
+    let loopStates: [LoopState]
+
+    final class LoopState: @unchecked Sendable {
+        var connections: [ObjectIdentifier: Connection] = [:]
+        var date = HTTPDateCache()
+        var listenerRegistrations: [Registration] = []
+    }
+
+    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+        let l = configuration.limits
+        maxBufferedRequestBytes = l.maxRequestLineBytes + l.maxHeaderBytes + l.maxBodyBytes + 64 * 1024
+        loopStates = (0..<configuration.eventLoops).map { _ in LoopState() }
+    }
+
+    var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
+    func beginShutdown() { shuttingDown.store(true, ordering: .releasing) }
+
+    func respond(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
+        responder.respond(to: request, context: context)
+    }
+
+    func errorResponse(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+        responder.errorResponse(status: status, message: message)
+    }
+
+    func date(_ loop: EventLoop) -> [UInt8] { loopStates[loop.index].date.bytes }
+
+    func connectionOpened(_ c: Connection) {
+        loopStates[c.loop.index].connections[ObjectIdentifier(c)] = c
+    }
+
+    func connectionClosed(_ c: Connection) {
+        loopStates[c.loop.index].connections[ObjectIdentifier(c)] = nil
+        openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    func requestCompleted() { requestsServed.add(1, ordering: .relaxed) }
+    func streamOpened() { openStreams.add(1, ordering: .relaxed) }
+    func streamClosed() { openStreams.subtract(1, ordering: .relaxed) }
+}

@@ -1,0 +1,114 @@
+/// The writing end of a streamed response (server-sent events). Use it only
+/// on its loop (`loop`): from the stream closure, its timers and `execute`.
+///
+/// A producer checks `hasRoom` before writing a frame and skips the frame
+/// when the client is not reading: the server never queues without bound.
+public final class StreamWriter {
+    public let loop: EventLoop
+    weak var connection: Connection?
+    private var closed = false
+    /// Called once when the stream ends for any reason: the client went away,
+    /// it read nothing for too long, the server closed it, or `finish`.
+    public var onClose: (() -> Void)?
+    /// Called when the server shuts down gracefully: write a last message and
+    /// `finish()`. Without it the stream is finished at once.
+    public var onShutdown: (() -> Void)?
+
+    init(loop: EventLoop, connection: Connection) {
+        self.loop = loop
+        self.connection = connection
+    }
+
+    public var isOpen: Bool { !closed && connection != nil }
+
+    /// Whether the client has read enough that another write will not pile up.
+    public var hasRoom: Bool {
+        guard let connection, !closed else { return false }
+        return connection.queuedBytes < connection.server.configuration.streamHighWatermark
+    }
+
+    /// Bytes queued for this client and not yet taken by the kernel.
+    public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
+
+    /// Queues `bytes` and writes what the socket takes now. False once closed.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard let connection, !closed else { return false }
+        connection.enqueue(bytes)
+        connection.flush()
+        return !closed
+    }
+
+    /// Ends the stream: what is queued is still sent, then the connection closes.
+    public func finish() {
+        guard let connection, !closed else { return }
+        connection.finishStream()
+    }
+
+    func connectionClosed() {
+        guard !closed else { return }
+        closed = true
+        connection = nil
+        let handler = onClose
+        onClose = nil
+        onShutdown = nil
+        handler?()
+    }
+}
+
+/// Server-sent event framing (WHATWG HTML §9.2): `field: value` lines, an
+/// empty line ending each event; a multi-line `data` is sent as several
+/// `data:` lines.
+public enum ServerSentEvent {
+    public static func event(id: String? = nil, event: String? = nil, data: String) -> [UInt8] {
+        var out = [UInt8]()
+        append(id: id, event: event, to: &out)
+        appendData(Array(data.utf8), to: &out)
+        return out
+    }
+
+    /// An event whose data is already bytes without line breaks (a frame's JSON).
+    public static func event(id: String? = nil, event: String? = nil, singleLineData data: [UInt8]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(data.count + 48)
+        append(id: id, event: event, to: &out)
+        out.append(contentsOf: "data: ".utf8)
+        out.append(contentsOf: data)
+        out.append(contentsOf: "\n\n".utf8)
+        return out
+    }
+
+    /// `retry: <ms>` (reconnection time for EventSource).
+    public static func retry(milliseconds: Int) -> [UInt8] { Array("retry: \(milliseconds)\n\n".utf8) }
+
+    /// A comment line (ignored by clients; keeps proxies from timing out).
+    public static func comment(_ text: String = "") -> [UInt8] { Array(": \(text)\n\n".utf8) }
+
+    private static func append(id: String?, event: String?, to out: inout [UInt8]) {
+        if let id { line("id", id, &out) }
+        if let event { line("event", event, &out) }
+    }
+
+    private static func appendData(_ data: [UInt8], to out: inout [UInt8]) {
+        var start = 0
+        var i = 0
+        while i <= data.count {
+            if i == data.count || data[i] == 0x0A || data[i] == 0x0D {
+                out.append(contentsOf: "data: ".utf8)
+                out.append(contentsOf: data[start..<i])
+                out.append(0x0A)
+                if i < data.count && data[i] == 0x0D && i + 1 < data.count && data[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        out.append(0x0A)
+    }
+
+    private static func line(_ field: String, _ value: String, _ out: inout [UInt8]) {
+        out.append(contentsOf: field.utf8)
+        out.append(contentsOf: ": ".utf8)
+        for byte in value.utf8 where byte != 0x0A && byte != 0x0D { out.append(byte) }
+        out.append(0x0A)
+    }
+}

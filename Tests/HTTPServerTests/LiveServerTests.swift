@@ -1,0 +1,253 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+@Suite(.serialized)
+struct LiveServerTests {
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        for i in 0..<50 {
+            client.send("GET /items/\(i)?q=a%20b HTTP/1.1\r\nHost: x\r\n\r\n")
+            let r = try #require(client.readResponse())
+            #expect(r.status == 200)
+            #expect(r.text == "item \(i) q=a b\n")
+            #expect(r.headers["date"]?.hasSuffix("GMT") == true)
+            #expect(r.headers["connection"] == nil)
+        }
+    }
+
+    @Test func hundredPipelinedRequestsAnsweredInOrder() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        var batch = ""
+        for i in 0..<100 {
+            batch += i % 10 == 5
+                ? "GET /slow?ms=\(i % 7) HTTP/1.1\r\nHost: x\r\n\r\n"
+                : "GET /items/\(i) HTTP/1.1\r\nHost: x\r\n\r\n"
+        }
+        client.send(batch)
+        for i in 0..<100 {
+            let r = try #require(client.readResponse(), "response \(i)")
+            #expect(r.text == (i % 10 == 5 ? "slow \(i % 7)\n" : "item \(i) q=\n"), "response \(i)")
+        }
+    }
+
+    @Test func headHasHeadersButNoBody() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try #require(client.readResponse(head: true))
+        #expect(head.status == 200 && head.headers["content-length"] == "6" && head.body.isEmpty)
+        let get = try #require(client.readResponse())
+        #expect(get.text == "hello\n")
+    }
+
+    @Test func chunkedUploadAndExpectContinue() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
+        #expect(client.readResponse()?.text == "Wikipedia")
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        #expect(client.read(until: "100 Continue\r\n\r\n")?.hasPrefix("HTTP/1.1 100 Continue") == true)
+        _ = client.readResponse()  // consume the interim response
+        client.send("body")
+        #expect(client.readResponse()?.text == "body")
+    }
+
+    @Test func connectionCloseAndHTTP10() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let a = try TestClient(port: server.port)
+        a.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let r = try #require(a.readResponse())
+        #expect(r.headers["connection"] == "close")
+        #expect(a.isClosedByServer())
+
+        let b = try TestClient(port: server.port)
+        b.send("GET /hello HTTP/1.0\r\n\r\n")
+        #expect(b.readResponse()?.status == 200)
+        #expect(b.isClosedByServer())
+
+        let c = try TestClient(port: server.port)
+        c.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(c.readResponse()?.headers["connection"] == "keep-alive")
+        c.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(c.readResponse()?.status == 200)
+    }
+
+    @Test func routingAnswers404And405WithAllow() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        client.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 404)
+        client.send("DELETE /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let r = try #require(client.readResponse())
+        #expect(r.status == 405 && r.headers["allow"] == "GET, HEAD")
+        // The connection stays open after application errors.
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+    }
+
+    @Test(arguments: [
+        ("GARBAGE\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+        ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "b", count: 17000) + "\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-A: 1\r\n", count: 101) + "\r\n", 431),
+        ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n", 413),
+        ("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+        ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
+    ])
+    func limitsAnswerThenClose(_ request: String, _ status: Int) throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        client.send(request)
+        let r = try #require(client.readResponse())
+        #expect(r.status == status)
+        #expect(r.headers["connection"] == "close")
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func largeBodyInManyWritesAndBigResponses() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        let body = [UInt8]((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        client.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        #expect(client.readResponse()?.body == body)
+        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.body.count == 4 * 1024 * 1024)
+    }
+
+    @Test func slowlorisGets408AndIdleConnectionsClose() throws {
+        let (server, _) = try startServer {
+            $0.headerTimeout = 200_000_000
+            $0.idleTimeout = 300_000_000
+        }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let slow = try TestClient(port: server.port)
+        slow.send("GET /hello HTTP/1.1\r\nHo")
+        let r = try #require(slow.readResponse())
+        #expect(r.status == 408)
+        #expect(slow.isClosedByServer())
+
+        let idle = try TestClient(port: server.port)
+        idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        #expect(idle.isClosedByServer())  // closed by the idle timeout, no answer owed
+    }
+
+    @Test func connectionLimitAnswers503AtOnce() throws {
+        let (server, _) = try startServer { $0.maxConnections = 2 }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let a = try TestClient(port: server.port), b = try TestClient(port: server.port)
+        a.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        b.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(a.readResponse()?.status == 200 && b.readResponse()?.status == 200)
+        let c = try TestClient(port: server.port)
+        let r = try #require(c.readResponse())
+        #expect(r.status == 503)
+        #expect(c.isClosedByServer())
+        #expect(server.openConnections == 2)
+    }
+
+    @Test func streamEndsAndClientDisconnectIsHeard() throws {
+        let (server, probe) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        client.send("GET /stream?n=4 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let text = String(decoding: client.readToClose(), as: UTF8.self)
+        #expect(text.contains("Connection: close"))
+        #expect(text.contains("id: 3\nevent: tick\ndata: n=3\n\n"))
+        #expect(text.hasSuffix("event: end\ndata: bye\n\n"))
+
+        var forever: TestClient? = try TestClient(port: server.port)
+        forever!.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(forever!.read(until: "event: tick") != nil)
+        #expect(eventually { server.openStreams == 1 })
+        forever = nil  // the client goes away
+        #expect(eventually { probe.streamsClosed.load(ordering: .relaxed) == 1 })
+        #expect(eventually { server.openStreams == 0 })
+    }
+
+    @Test func aStreamClientThatNeverReadsIsDropped() throws {
+        let (server, probe) = try startServer { $0.streamStallTimeout = 300_000_000 }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        var size: Int32 = 4096
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(4))
+        client.send("GET /forever?size=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(eventually(10) { probe.streamsClosed.load(ordering: .relaxed) == 1 })
+        #expect(server.openConnections == 0)
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequestsAndEndsStreams() throws {
+        let (server, _) = try startServer()
+        let slow = try TestClient(port: server.port)
+        slow.send("GET /slow?ms=300 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let stream = try TestClient(port: server.port)
+        stream.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(stream.read(until: "event: tick") != nil)
+        #expect(eventually { server.openStreams == 1 })
+        let idle = try TestClient(port: server.port)
+        idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+
+        let done = Flag()
+        let thread = Thread { server.shutdown(gracePeriod: 3_000_000_000); done.value.store(true, ordering: .relaxed) }
+        let r = try #require(slow.readResponse())
+        #expect(r.status == 200 && r.text == "slow 300\n")
+        #expect(r.headers["connection"] == "close")
+        #expect(String(decoding: stream.readToClose(), as: UTF8.self).hasSuffix("event: end\ndata: shutdown\n\n"))
+        #expect(idle.isClosedByServer())
+        thread.join()
+        #expect(done.isSet)
+        #expect((try? TestClient(port: server.port)) == nil)  // no longer accepting
+    }
+
+    @Test func ipv6Listener() throws {
+        guard (try? SocketAddress(host: "::1", port: 0)) != nil else { return }
+        let (server, _) = try startServer { $0.hosts = ["127.0.0.1", "::1"] }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        #expect(server.addresses.count == 2)
+        if let v6 = try? TestClient(port: server.port, host: "::1") {
+            v6.send("GET /hello HTTP/1.1\r\nHost: [::1]\r\n\r\n")
+            #expect(v6.readResponse()?.status == 200)
+        }
+        let v4 = try TestClient(port: server.port)
+        v4.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(v4.readResponse()?.status == 200)
+    }
+}
+
+/// A plain thread for calls that block (shutdown waits for connections).
+final class Thread: @unchecked Sendable {
+    private var handle = pthread_t()
+    private let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        let box = Unmanaged.passRetained(self)
+        pthread_create(&handle, nil, { arg in
+            let t = Unmanaged<Thread>.fromOpaque(arg!).takeRetainedValue()
+            t.body()
+            return nil
+        }, box.toOpaque())
+    }
+
+    func join() { pthread_join(handle, nil) }
+}
+
+final class Flag: Sendable {
+    let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
