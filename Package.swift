@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "LoaderEngine", targets: ["LoaderEngine"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .executable(name: "loaderd", targets: ["loaderd"]),
         .executable(name: "loaderd-bench", targets: ["loaderd-bench"]),
     ],
     targets: [
@@ -15,6 +16,10 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         // epoll and eventfd headers for Swift (not in the toolchain's Glibc module).
         .target(name: "CLinux"),
+        // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer"]),
+        // The executable: flags, config file, signals.
+        .executableTarget(name: "loaderd", dependencies: ["LoaderService"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine"]),
         .testTarget(
@@ -23,5 +28,6 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine"]),
     ]
 )

@@ -73,7 +73,12 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     init(_ storage: Storage) { self.storage = storage }
 
-    var family: Int32 {
+    /// Connects a blocking socket to this address.
+    public func connect(_ fd: Int32) -> Bool {
+        withSockAddr { Glibc.connect(fd, $0, $1) } == 0
+    }
+
+    public var family: Int32 {
         switch storage { case .v4: return AF_INET; case .v6: return AF_INET6 }
     }
 

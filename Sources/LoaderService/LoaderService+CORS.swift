@@ -1,0 +1,53 @@
+import HTTPServer
+
+extension LoaderService {
+    static let corsAllowedHeaders = ["accept", "authorization", "content-type", "if-none-match", "last-event-id"]
+
+    /// The `Access-Control-Allow-Origin` value for a request's `Origin`, if allowed.
+    func allowedOrigin(_ request: HTTPRequest) -> String? {
+        guard let origin = request.headers["origin"] else { return nil }
+        if configuration.corsAllowedOrigins.contains("*") { return "*" }
+        return configuration.corsAllowedOrigins.contains(origin) ? origin : nil
+    }
+
+    /// CORS headers on an actual response. Credentials are never allowed, so
+    /// `*` is safe; a listed origin is echoed with `Vary: Origin`.
+    func applyCORS(_ response: inout HTTPResponse, _ request: HTTPRequest) {
+        guard let origin = allowedOrigin(request) else {
+            if !configuration.corsAllowedOrigins.contains("*") && request.headers["origin"] != nil {
+                response.headers.add("Vary", "Origin")
+            }
+            return
+        }
+        if response.headers["Access-Control-Allow-Origin"] == nil {
+            response.headers.add("Access-Control-Allow-Origin", origin)
+            response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
+            if origin != "*" { response.headers.add("Vary", "Origin") }
+        }
+    }
+
+    /// `OPTIONS`: a CORS preflight, or the methods a path takes.
+    func options(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.path == "*" {
+            return HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, POST, DELETE, OPTIONS"])
+        }
+        let allowed = router.allowedMethods(path: request.pathSegments)
+        guard !allowed.isEmpty else { throw ServiceError.notFound("no resource at \(request.path)") }
+        let methods = (allowed + [.OPTIONS]).map(\.rawValue).joined(separator: ", ")
+        var headers: HTTPResponseHeaders = ["Allow": methods]
+        if let requested = request.headers["access-control-request-method"], let origin = allowedOrigin(request) {
+            guard allowed.contains(HTTPMethod(requested)) || requested == "OPTIONS" else {
+                throw ServiceError(.methodNotAllowed, "method_not_allowed", "\(requested) is not allowed here; allowed: \(methods)")
+            }
+            headers.add("Access-Control-Allow-Origin", origin)
+            headers.add("Access-Control-Allow-Methods", methods)
+            let asked = (request.headers["access-control-request-headers"] ?? "")
+                .split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
+            let permitted = asked.filter { Self.corsAllowedHeaders.contains($0) }
+            headers.add("Access-Control-Allow-Headers", (permitted.isEmpty ? Self.corsAllowedHeaders : permitted).joined(separator: ", "))
+            headers.add("Access-Control-Max-Age", "600")
+            if origin != "*" { headers.add("Vary", "Origin") }
+        }
+        return HTTPResponse(status: .noContent, headers: headers)
+    }
+}

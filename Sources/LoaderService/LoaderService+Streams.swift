@@ -1,0 +1,194 @@
+import HTTPServer
+import LoaderEngine
+
+extension LoaderService {
+    /// A live server-sent event stream of frames: event k carries the frame
+    /// at exactly `t0 + k/fps` and leaves when the real clock since the
+    /// stream began reaches `k/fps`.
+    func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        if query.values["from"] != nil || query.values["to"] != nil {
+            throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
+        }
+        let t0 = try query.time("t") ?? 0
+        let fps = try query.fps(default: Double(configuration.streamDefaultFps))
+        var endK: Int? = nil
+        if let text = query.values["duration"] {
+            guard let duration = Double(text), isPlainNumber(text), duration.isFinite, duration > 0, duration <= 1e9 else {
+                throw ServiceError.invalid("duration must be a number of seconds > 0 and <= 1e9")
+            }
+            endK = Int((duration * fps - 1e-9).rounded(.up))  // frames k with k/fps < duration
+        }
+        var startK = 0
+        if let last = request.headers["last-event-id"]?.trimmed, !last.isEmpty {
+            guard let id = Int(last), id >= 0 else {
+                throw ServiceError.invalid("Last-Event-ID must be a frame id (an integer >= 0)")
+            }
+            startK = id + 1
+        }
+        if let endK, startK >= endK {
+            // Nothing left to send: 204 tells EventSource to stop reconnecting.
+            return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
+        }
+        let key = StreamKey(loader: loader, fps: fps, t0: t0)
+        let plan = FrameStream.Plan(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK,
+                                    retryMilliseconds: configuration.streamRetryMilliseconds,
+                                    heartbeatNanoseconds: UInt64(configuration.streamHeartbeatSeconds * 1e9))
+        metrics.streamsStarted.add(1, ordering: .relaxed)
+        let headers: HTTPResponseHeaders = [
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+        ]
+        return HTTPResponse(status: .ok, headers: headers) { [self] writer in
+            let cache = streamCaches[writer.loop.index % streamCaches.count]
+            FrameStream(plan: plan, writer: writer, cache: cache, metrics: metrics).start()
+        }
+    }
+}
+
+/// Identifies streams that compute the same frame for the same k: the
+/// loader with its parameters and events, fps and t0.
+struct StreamKey: Hashable, Sendable {
+    let text: String
+
+    init(loader: ConfiguredLoader, fps: Double, t0: Double) {
+        var s = loader.name
+        for (spec, value) in zip(loader.parameters.specs, loader.parameters.values) { s += "&\(spec.name)=\(value)" }
+        if let stop = loader.events.stop { s += "&stop=\(stop)" }
+        if let finish = loader.events.finish { s += "&finish=\(finish)" }
+        if !loader.events.progress.isEmpty { s += "&progress=" + loader.events.progress.map { "\($0)" }.joined(separator: ",") }
+        text = s + "|fps=\(fps)|t0=\(t0)"
+    }
+}
+
+/// Encoded frame events shared by the streams of one event loop: a frame is
+/// computed and encoded once, and its bytes go to every stream that needs
+/// frame k of the same key. Bounded: cleared when full. Loop thread only.
+final class StreamFrameCache: @unchecked Sendable {
+    private struct Entry: Hashable { let key: Int; let k: Int }
+    private var keys: [StreamKey: Int] = [:]
+    private var events: [Entry: (bytes: [UInt8], done: Bool)] = [:]
+    static let capacity = 8192
+
+    func id(for key: StreamKey) -> Int {
+        if let id = keys[key] { return id }
+        if keys.count >= Self.capacity { keys.removeAll(); events.removeAll() }
+        let id = keys.count
+        keys[key] = id
+        return id
+    }
+
+    func event(key: Int, k: Int, make: () -> (bytes: [UInt8], done: Bool)) -> (bytes: [UInt8], done: Bool) {
+        let entry = Entry(key: key, k: k)
+        if let hit = events[entry] { return hit }
+        if events.count >= Self.capacity { events.removeAll(keepingCapacity: true) }
+        let made = make()
+        events[entry] = made
+        return made
+    }
+}
+
+/// One client's stream. Runs on the connection's loop; a timer per frame at
+/// an absolute deadline (no drift). A client that is not reading misses
+/// frames (the ids show the gap) and gets the latest when it reads again.
+final class FrameStream {
+    struct Plan: Sendable {
+        let loader: ConfiguredLoader
+        let key: StreamKey
+        let t0: Double
+        let fps: Double
+        let startK: Int
+        let endK: Int?
+        let retryMilliseconds: Int
+        let heartbeatNanoseconds: UInt64
+    }
+
+    private let plan: Plan
+    private let writer: StreamWriter
+    private let cache: StreamFrameCache
+    private let metrics: Metrics
+    private let keyID: Int
+    private var renderer: FrameRenderer
+    private var k: Int
+    private var began: UInt64 = 0
+    private var timer: TimerHandle?
+    private var heartbeat: TimerHandle?
+
+    init(plan: Plan, writer: StreamWriter, cache: StreamFrameCache, metrics: Metrics) {
+        self.plan = plan
+        self.writer = writer
+        self.cache = cache
+        self.metrics = metrics
+        self.keyID = cache.id(for: plan.key)
+        self.renderer = FrameRenderer(plan.loader)
+        self.k = plan.startK
+    }
+
+    func start() {
+        began = monotonicNanoseconds()
+        writer.onClose = { [self] in stop() }
+        writer.onShutdown = { [self] in end(reason: "shutdown") }
+        writer.write(ServerSentEvent.retry(milliseconds: plan.retryMilliseconds))
+        tick()
+        scheduleHeartbeat()
+    }
+
+    /// When frame `k` is due, in monotonic ns.
+    private func deadline(_ k: Int) -> UInt64 {
+        began &+ UInt64((Double(k - plan.startK) / plan.fps * 1e9).rounded(.up))
+    }
+
+    private func tick() {
+        guard writer.isOpen else { return }
+        let now = monotonicNanoseconds()
+        // The frame due now (normally k; more when the loop ran late).
+        let due = plan.startK + Int((Double(now &- began) / 1e9 * plan.fps + 1e-9).rounded(.down))
+        if let endK = plan.endK, due >= endK || k >= endK {
+            end(reason: "duration")
+            return
+        }
+        if due > k {
+            metrics.framesSkipped.add(due - k, ordering: .relaxed)
+            k = due
+        }
+        if writer.hasRoom {
+            let event = cache.event(key: keyID, k: k) { [self] in
+                let (json, done) = renderer.encodedFrame(at: plan.t0 + Double(k) / plan.fps)
+                return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
+            }
+            writer.write(event.bytes)
+            metrics.framesSent.add(1, ordering: .relaxed)
+            if event.done {
+                end(reason: "done")
+                return
+            }
+        } else {
+            metrics.framesSkipped.add(1, ordering: .relaxed)
+        }
+        k += 1
+        timer = writer.loop.schedule(at: deadline(k)) { [self] in tick() }
+    }
+
+    private func scheduleHeartbeat() {
+        heartbeat = writer.loop.schedule(afterNanoseconds: plan.heartbeatNanoseconds) { [self] in
+            guard writer.isOpen else { return }
+            if writer.hasRoom { writer.write(ServerSentEvent.comment("keep-alive")) }
+            scheduleHeartbeat()
+        }
+    }
+
+    /// `event: end` with a reason, then the connection closes.
+    private func end(reason: String) {
+        guard writer.isOpen else { return }
+        writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        writer.finish()
+        stop()
+    }
+
+    private func stop() {
+        timer?.cancel()
+        heartbeat?.cancel()
+        timer = nil
+        heartbeat = nil
+    }
+}

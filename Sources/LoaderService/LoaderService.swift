@@ -1,0 +1,220 @@
+import HTTPServer
+import LoaderEngine
+import Synchronization
+
+/// The HTTP API of loaderd: the glue between the frame engine and the server.
+/// Every answer passes through `respond`, which adds CORS headers, counts it
+/// for `/metrics` and logs it.
+public final class LoaderService: HTTPResponder, @unchecked Sendable {
+    public let configuration: ServiceConfiguration
+    public let catalog: LoaderCatalog
+    public let metrics = Metrics()
+    public let logger: Logger
+    let router: Router<Route>
+    let catalogJSON: [UInt8]
+    let entryJSON: [String: [UInt8]]
+    let openAPIJSON: [UInt8]
+    private let ready = Atomic<Bool>(true)
+    /// Per event loop, touched only on that loop: the shared stream frame cache.
+    let streamCaches: [StreamFrameCache]
+    /// Set once before the server starts.
+    private(set) weak var server: HTTPServer?
+
+    /// The routes, named as in `/metrics` and the OpenAPI document.
+    enum Route: String, Sendable {
+        case catalog = "/loaders"
+        case loader = "/loaders/{name}"
+        case frames = "/loaders/{name}/frames"
+        case healthz = "/healthz"
+        case readyz = "/readyz"
+        case metrics = "/metrics"
+        case openapi = "/openapi.json"
+    }
+
+    public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil, eventLoops: Int) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.logger = logger ?? Logger(level: configuration.logLevel)
+        var router = Router<Route>()
+        router.add(.GET, "/loaders", .catalog)
+        router.add(.GET, "/loaders/:name", .loader)
+        router.add(.GET, "/loaders/:name/frames", .frames)
+        router.add(.GET, "/healthz", .healthz)
+        router.add(.GET, "/readyz", .readyz)
+        router.add(.GET, "/metrics", .metrics)
+        router.add(.GET, "/openapi.json", .openapi)
+        self.router = router
+        catalogJSON = catalog.json()
+        entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
+        openAPIJSON = OpenAPI.document(catalog: catalog, configuration: configuration)
+        streamCaches = (0..<max(1, eventLoops)).map { _ in StreamFrameCache() }
+    }
+
+    /// Connects the service to the server that runs it (metrics, readiness).
+    public func attach(to server: HTTPServer) { self.server = server }
+
+    /// Readiness off: `/readyz` answers 503 (shutting down).
+    public func markNotReady() { ready.store(false, ordering: .relaxed) }
+    public var isReady: Bool { ready.load(ordering: .relaxed) && !(server?.isShuttingDown ?? false) }
+
+    // MARK: HTTPResponder
+
+    public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+        let start = monotonicNanoseconds()
+        var routeName = "unmatched"
+        var response: HTTPResponse
+        do {
+            if request.method == .OPTIONS {
+                routeName = "OPTIONS"
+                response = try options(request)
+            } else {
+                switch router.match(method: request.method, path: request.pathSegments) {
+                case .found(let route, let parameters):
+                    routeName = route.rawValue
+                    response = try handle(route, request, parameters, context)
+                case .notFound:
+                    throw ServiceError.notFound("no resource at \(request.path)")
+                case .methodNotAllowed(let allowed):
+                    var e = ServiceError(.methodNotAllowed, "method_not_allowed",
+                                         "\(request.method) is not allowed here; allowed: \(allowed.map(\.rawValue).joined(separator: ", "))")
+                    e.headers.add("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+                    throw e
+                }
+            }
+        } catch let error as ServiceError {
+            response = error.response
+        } catch {
+            response = ServiceError(.internalServerError, "internal_error", "internal error").response
+        }
+        applyCORS(&response, request)
+        finish(request, response, route: routeName, start: start)
+        return response
+    }
+
+    public func errorResponse(status: HTTPStatus, message: String) -> HTTPResponse {
+        ServiceError(status, ServiceError.code(for: status), message).response
+    }
+
+    private func handle(_ route: Route, _ request: HTTPRequest, _ parameters: [String: String], _ context: RequestContext) throws -> HTTPResponse {
+        switch route {
+        case .catalog:
+            try requireNoQuery(request)
+            return try json(catalogJSON, request, cacheControl: "public, max-age=300")
+        case .loader:
+            try requireNoQuery(request)
+            guard let name = parameters["name"], let entry = entryJSON[name] else {
+                throw unknownLoader(parameters["name"] ?? "")
+            }
+            return try json(entry, request, cacheControl: "public, max-age=300")
+        case .frames:
+            guard let name = parameters["name"], let definition = catalog[name] else {
+                throw unknownLoader(parameters["name"] ?? "")
+            }
+            return try frames(definition, request, context)
+        case .healthz:
+            return try json(Array(#"{"status":"ok"}"#.utf8), request, cacheControl: "no-store")
+        case .readyz:
+            guard isReady else { throw ServiceError(.serviceUnavailable, "not_ready", "shutting down") }
+            return try json(Array(#"{"status":"ready"}"#.utf8), request, cacheControl: "no-store")
+        case .metrics:
+            let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0, sessions: 0)
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
+        case .openapi:
+            return try json(openAPIJSON, request, cacheControl: "public, max-age=300")
+        }
+    }
+
+    func unknownLoader(_ name: String) -> ServiceError {
+        .notFound("no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
+    }
+
+    func requireNoQuery(_ request: HTTPRequest) throws {
+        if let first = request.query.first {
+            throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(first.name); this resource takes none")
+        }
+    }
+
+    /// A JSON body with a strong ETag; `If-None-Match` gives 304.
+    func json(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
+        try Negotiation.requireJSON(request)
+        let etag = ETag.strong(body)
+        var headers: HTTPResponseHeaders = ["Content-Type": "application/json", "Cache-Control": cacheControl, "ETag": etag]
+        if ETag.matches(request.headers["if-none-match"], etag) {
+            headers.remove("Content-Type")
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return HTTPResponse(status: .ok, headers: headers, body: body)
+    }
+
+    // MARK: Logging and metrics
+
+    private func finish(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64) {
+        let elapsed = monotonicNanoseconds() &- start
+        metrics.record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
+        guard configuration.accessLog, logger.enabled(.info) else { return }
+        var bytes = 0
+        if case .bytes(let body) = response.body { bytes = body.count }
+        logger.log(.info, "request", [
+            ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
+            ("status", .int(response.status.code)), ("bytes", .int(bytes)), ("us", .int(Int(elapsed / 1000))),
+        ])
+    }
+}
+
+/// Strong entity tags from the body bytes (FNV-1a, 64 bits).
+enum ETag {
+    static func strong(_ body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// `If-None-Match` (weak comparison, RFC 9110 §13.1.2): `*` or a listed tag.
+    static func matches(_ header: String?, _ etag: String) -> Bool {
+        guard let header else { return false }
+        if header.trimmed == "*" { return true }
+        for part in header.split(separator: ",") {
+            var tag = String(part).trimmed
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+}
+
+/// `Accept` handling: what a client says it can take.
+enum Negotiation {
+    /// Media ranges with q > 0, lower-cased, parameters dropped.
+    static func ranges(_ header: String?) -> [String]? {
+        guard let header, !header.trimmed.isEmpty else { return nil }
+        var out = [String]()
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: ";").map { String($0).trimmed.lowercased() }
+            guard let range = pieces.first, !range.isEmpty else { continue }
+            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if q > 0 { out.append(range) }
+        }
+        return out
+    }
+
+    static func accepts(_ request: HTTPRequest, _ type: String) -> Bool {
+        guard let ranges = ranges(request.headers["accept"]) else { return true }
+        let major = type.split(separator: "/").first.map(String.init) ?? type
+        return ranges.contains { $0 == type || $0 == "*/*" || $0 == major + "/*" }
+    }
+
+    /// Whether the client asks for an event stream (what EventSource sends).
+    static func wantsEventStream(_ request: HTTPRequest) -> Bool {
+        ranges(request.headers["accept"])?.contains("text/event-stream") ?? false
+    }
+
+    static func requireJSON(_ request: HTTPRequest) throws {
+        guard accepts(request, "application/json") else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is application/json; the Accept header excludes it")
+        }
+    }
+}

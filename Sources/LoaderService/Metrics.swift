@@ -1,0 +1,68 @@
+import Synchronization
+
+/// Counters for `/metrics` (Prometheus text format 0.0.4).
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram, in seconds.
+    static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    private struct RouteStats {
+        var byStatus: [Int: Int] = [:]
+        var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    private let routes = Mutex<[String: RouteStats]>([:])
+    let framesSent = Atomic<Int>(0)
+    let framesSkipped = Atomic<Int>(0)
+    let streamsStarted = Atomic<Int>(0)
+
+    public init() {}
+
+    func record(route: String, status: Int, seconds: Double) {
+        routes.withLock { all in
+            var stats = all[route] ?? RouteStats()
+            stats.byStatus[status, default: 0] += 1
+            stats.count += 1
+            stats.sum += seconds
+            if let i = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { stats.bucketCounts[i] += 1 }
+            all[route] = stats
+        }
+    }
+
+    func text(openConnections: Int, openStreams: Int, sessions: Int) -> [UInt8] {
+        let snapshot = routes.withLock { $0 }
+        var out = ""
+        out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
+        out += "# TYPE loaderd_http_requests_total counter\n"
+        for route in snapshot.keys.sorted() {
+            for (status, n) in snapshot[route]!.byStatus.sorted(by: { $0.key < $1.key }) {
+                out += "loaderd_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(n)\n"
+            }
+        }
+        out += "# HELP loaderd_http_request_duration_seconds Time to answer a request (to the start of a stream).\n"
+        out += "# TYPE loaderd_http_request_duration_seconds histogram\n"
+        for route in snapshot.keys.sorted() {
+            let stats = snapshot[route]!
+            var cumulative = 0
+            for (i, bound) in Metrics.buckets.enumerated() {
+                cumulative += stats.bucketCounts[i]
+                out += "loaderd_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "loaderd_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(stats.count)\n"
+            out += "loaderd_http_request_duration_seconds_sum{route=\"\(route)\"} \(stats.sum)\n"
+            out += "loaderd_http_request_duration_seconds_count{route=\"\(route)\"} \(stats.count)\n"
+        }
+        out += "# HELP loaderd_open_connections Open client connections.\n# TYPE loaderd_open_connections gauge\n"
+        out += "loaderd_open_connections \(openConnections)\n"
+        out += "# HELP loaderd_open_streams Open server-sent event streams.\n# TYPE loaderd_open_streams gauge\n"
+        out += "loaderd_open_streams \(openStreams)\n"
+        out += "# HELP loaderd_sse_frames_sent_total Frames sent on streams.\n# TYPE loaderd_sse_frames_sent_total counter\n"
+        out += "loaderd_sse_frames_sent_total \(framesSent.load(ordering: .relaxed))\n"
+        out += "# HELP loaderd_sse_frames_skipped_total Frames skipped because a client was not reading.\n# TYPE loaderd_sse_frames_skipped_total counter\n"
+        out += "loaderd_sse_frames_skipped_total \(framesSkipped.load(ordering: .relaxed))\n"
+        out += "# HELP loaderd_sessions Live sessions.\n# TYPE loaderd_sessions gauge\n"
+        out += "loaderd_sessions \(sessions)\n"
+        return Array(out.utf8)
+    }
+}

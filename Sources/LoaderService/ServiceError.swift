@@ -1,0 +1,59 @@
+import HTTPServer
+import LoaderEngine
+
+/// An error answered as `{"error":{"status":…,"code":…,"message":…}}`.
+public struct ServiceError: Error, Sendable {
+    public let status: HTTPStatus
+    public let code: String
+    public let message: String
+    /// Extra headers (`Allow` on 405).
+    public var headers: HTTPResponseHeaders = [:]
+
+    public init(_ status: HTTPStatus, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public init(_ error: ParameterError) {
+        self.init(.badRequest, error.code.rawValue, error.message)
+    }
+
+    static func invalid(_ message: String) -> ServiceError { ServiceError(.badRequest, "invalid_parameter", message) }
+    static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, "not_found", message) }
+
+    /// The code for a status the server itself answers.
+    static func code(for status: HTTPStatus) -> String {
+        switch status.code {
+        case 400: return "bad_request"
+        case 404: return "not_found"
+        case 405: return "method_not_allowed"
+        case 406: return "not_acceptable"
+        case 408: return "request_timeout"
+        case 413: return "content_too_large"
+        case 414: return "uri_too_long"
+        case 417: return "expectation_failed"
+        case 431: return "header_fields_too_large"
+        case 501: return "not_implemented"
+        case 503: return "service_unavailable"
+        case 505: return "http_version_not_supported"
+        default: return "error"
+        }
+    }
+
+    var response: HTTPResponse {
+        var w = JSONWriter(capacity: 128 + message.utf8.count)
+        w.beginObject()
+        w.key("error")
+        w.beginObject()
+        w.field("status", status.code)
+        w.field("code", code)
+        w.field("message", message)
+        w.endObject()
+        w.endObject()
+        var headers = headers
+        headers.replace("Content-Type", "application/json")
+        headers.replace("Cache-Control", "no-store")
+        return HTTPResponse(status: status, headers: headers, body: w.bytes)
+    }
+}

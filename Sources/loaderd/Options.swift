@@ -1,0 +1,104 @@
+import FoundationEssentials
+import Glibc
+import LoaderService
+
+/// What the command line asks for.
+enum Command {
+    case serve(ServiceConfiguration)
+    case healthcheck(host: String, port: Int)
+    case help
+    case version
+}
+
+let usage = """
+    loaderd: exact frames of loading animations over HTTP (JSON, batches, server-sent events).
+
+    USAGE
+      loaderd [options]              run the service
+      loaderd healthcheck [options]  GET /healthz on the configured address; exit 0 when it answers 200
+      loaderd --help | --version
+
+    OPTIONS (flags win over environment, environment over the config file, the file over the defaults)
+      --config FILE      JSON settings (default: the embedded config/loaderd.json); also LOADERD_CONFIG
+      --host ADDRESS     listen address, numeric IPv4 or IPv6 (default 127.0.0.1); also LOADERD_HOST
+      --port N           listen port (default 8080); also LOADERD_PORT
+      --threads N        event loops, 0 for one per core (default 0); also LOADERD_THREADS
+      --data-dir DIR     journal sessions here (default: in memory only); also LOADERD_DATA_DIR
+      --log-level LEVEL  debug, info, warning, error or off (default info); also LOADERD_LOG_LEVEL
+
+    Every setting of the config file can also be set as LOADERD_<NAME IN UPPER SNAKE CASE>,
+    e.g. LOADERD_MAX_CONNECTIONS=20000. See README.md for the table.
+    An unknown setting or a bad value stops start-up with exit code 2.
+    """
+
+/// Parses arguments and environment into a command; errors name the culprit.
+func parseCommand(_ arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Command {
+    var args = arguments[...]
+    var isHealthcheck = false
+    if args.first == "healthcheck" {
+        isHealthcheck = true
+        args = args.dropFirst()
+    }
+    let flagToKey = ["--host": "host", "--port": "port", "--threads": "threads", "--data-dir": "dataDir", "--log-level": "logLevel"]
+    var flags: [(String, String)] = []
+    var configPath = environment["LOADERD_CONFIG"]
+    while let arg = args.first {
+        args = args.dropFirst()
+        switch arg {
+        case "--help", "-h": return .help
+        case "--version": return .version
+        default:
+            var name = arg
+            var value: String? = nil
+            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
+                name = String(arg[..<eq])
+                value = String(arg[arg.index(after: eq)...])
+            }
+            guard name == "--config" || flagToKey[name] != nil else {
+                throw ConfigurationError("unknown option \(arg); see loaderd --help")
+            }
+            if value == nil {
+                guard let next = args.first else { throw ConfigurationError("\(name) needs a value") }
+                value = next
+                args = args.dropFirst()
+            }
+            if name == "--config" { configPath = value } else { flags.append((flagToKey[name]!, value!)) }
+        }
+    }
+
+    var configuration = ServiceConfiguration.embeddedDefault()
+    if let configPath {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: configPath)))
+        } catch {
+            throw ConfigurationError("cannot read config file \(configPath)")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch { throw ConfigurationError("\(configPath): invalid JSON: \(error)") }
+        try configuration.apply(json: json, source: configPath)
+    }
+    try configuration.apply(environment: environment)
+    for (key, value) in flags {
+        try configuration.apply(name: key, text: value, source: "flag --\(key == "dataDir" ? "data-dir" : key == "logLevel" ? "log-level" : key)")
+    }
+    if isHealthcheck {
+        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
+        return .healthcheck(host: host, port: configuration.port)
+    }
+    return .serve(configuration)
+}
+
+/// The process environment as a dictionary.
+func processEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let eq = text.firstIndex(of: "=") {
+            result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+        }
+        pointer += 1
+    }
+    return result
+}
