@@ -176,6 +176,7 @@ final class Connection: Selectable {
             let writer = StreamWriter(loop: loop, connection: self)
             pending = .stream(writer)
             server.streamOpened()
+            server.requestCompleted()
             lastWriteProgress = monotonicNanoseconds()
             start(writer)
             if shuttingDown || server.isShuttingDown { shutdownStream(writer) }

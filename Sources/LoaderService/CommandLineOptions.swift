@@ -1,16 +1,15 @@
 import FoundationEssentials
 import Glibc
-import LoaderService
 
 /// What the command line asks for.
-enum Command {
+public enum Command: Sendable {
     case serve(ServiceConfiguration)
     case healthcheck(host: String, port: Int)
     case help
     case version
 }
 
-let usage = """
+public let usage = """
     loaderd: exact frames of loading animations over HTTP (JSON, batches, server-sent events).
 
     USAGE
@@ -32,7 +31,7 @@ let usage = """
     """
 
 /// Parses arguments and environment into a command; errors name the culprit.
-func parseCommand(_ arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Command {
+public func parseCommand(_ arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Command {
     var args = arguments[...]
     var isHealthcheck = false
     if args.first == "healthcheck" {
@@ -90,7 +89,7 @@ func parseCommand(_ arguments: [String], environment: [String: String]) throws(C
 }
 
 /// The process environment as a dictionary.
-func processEnvironment() -> [String: String] {
+public func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]
     var pointer = environ
     while let entry = pointer.pointee {
