@@ -27,7 +27,9 @@ let package = Package(
             dependencies: ["LoaderEngine"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine"]),
+        // A blocking socket client and polling helpers shared by the live tests.
+        .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

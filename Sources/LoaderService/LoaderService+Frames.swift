@@ -9,13 +9,24 @@ extension LoaderService {
     static let maxBatchBytes = 64 << 20
 
     /// The frames query, split: the endpoint's own values and the loader's.
+    ///
+    /// One name is shared: a stream's `duration` is its length, while the
+    /// switch loader has a `duration` parameter (its period). In a stream
+    /// `duration` is the stream's; in a single frame or a batch it is the
+    /// loader's. `loader.<name>` always names a loader parameter or event
+    /// (`loader.duration=2` sets the switch's period in a stream).
     struct FramesQuery {
         var values: [String: String] = [:]
         var loaderItems: [(name: String, value: String)] = []
 
-        init(_ request: HTTPRequest) throws {
+        init(_ request: HTTPRequest, _ definition: LoaderDefinition) throws {
+            let streaming = request.queryValue("stream") == "sse" || Negotiation.wantsEventStream(request)
+            let loaderTakesDuration = definition.parameters.contains { $0.name == "duration" }
             for item in request.query {
-                if LoaderService.frameQueryNames.contains(item.name) {
+                if item.name.hasPrefix("loader.") {
+                    loaderItems.append((String(item.name.dropFirst("loader.".count)), item.value))
+                } else if LoaderService.frameQueryNames.contains(item.name)
+                            && !(item.name == "duration" && !streaming && loaderTakesDuration) {
                     guard values[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
                     values[item.name] = item.value
                 } else {
@@ -40,7 +51,7 @@ extension LoaderService {
 
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
     func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let query = try FramesQuery(request)
+        let query = try FramesQuery(request, definition)
         if let stream = query.values["stream"], stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
         }

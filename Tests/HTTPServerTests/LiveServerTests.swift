@@ -1,4 +1,5 @@
 import Glibc
+import HTTPTestSupport
 import Synchronization
 import Testing
 @testable import HTTPServer
@@ -227,27 +228,4 @@ struct LiveServerTests {
         v4.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(v4.readResponse()?.status == 200)
     }
-}
-
-/// A plain thread for calls that block (shutdown waits for connections).
-final class Thread: @unchecked Sendable {
-    private var handle = pthread_t()
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-        let box = Unmanaged.passRetained(self)
-        pthread_create(&handle, nil, { arg in
-            let t = Unmanaged<Thread>.fromOpaque(arg!).takeRetainedValue()
-            t.body()
-            return nil
-        }, box.toOpaque())
-    }
-
-    func join() { pthread_join(handle, nil) }
-}
-
-final class Flag: Sendable {
-    let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }

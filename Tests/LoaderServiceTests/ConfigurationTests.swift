@@ -1,0 +1,94 @@
+import FoundationEssentials
+import Glibc
+import Testing
+@testable import LoaderService
+
+struct ConfigurationTests {
+    @Test func embeddedConfigIsTheDocumentedFile() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let file = try Data(contentsOf: here.appendingPathComponent("../../config/loaderd.json").standardized)
+        #expect(try JSONValue.parse(Array(file)) == JSONValue.parse(embeddedConfigJSON))
+        // Every key has a documented default in the file.
+        guard case .object(let fields) = try JSONValue.parse(Array(file)) else { Issue.record("not an object"); return }
+        #expect(fields.map(\.0).sorted() == ServiceConfiguration.keys.map(\.name).sorted())
+        #expect(ServiceConfiguration.embeddedDefault() == ServiceConfiguration())
+    }
+
+    @Test func flagsBeatEnvironmentBeatFileBeatDefaults() throws {
+        let path = "/tmp/loaderd-test-\(getpid()).json"
+        try Data(#"{"port": 9001, "host": "0.0.0.0", "threads": 3, "logLevel": "warning"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let command = try parseCommand(["--config", path, "--port", "9003"],
+                                       environment: ["LOADERD_PORT": "9002", "LOADERD_THREADS": "5", "PATH": "/bin"])
+        guard case .serve(let c) = command else { Issue.record("not serve"); return }
+        #expect(c.port == 9003)       // flag
+        #expect(c.threads == 5)       // environment over file
+        #expect(c.host == "0.0.0.0")  // file over default
+        #expect(c.logLevel == .warning)
+        #expect(c.maxConnections == 16_384)  // default
+        guard case .serve(let viaEnv) = try parseCommand([], environment: ["LOADERD_CONFIG": path]) else { return }
+        #expect(viaEnv.port == 9001)
+        guard case .serve(let equals) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:]) else { return }
+        #expect(equals.port == 7000 && equals.dataDir == "/var/lib/x" && equals.logLevel == .debug)
+    }
+
+    @Test(arguments: [
+        (["--port", "99999"], [:], "port must be an integer from 0 to 65535"),
+        (["--bogus"], [:], "unknown option --bogus"),
+        (["--port"], [:], "--port needs a value"),
+        ([], ["LOADERD_PORTT": "1"], "unknown variable LOADERD_PORTT"),
+        ([], ["LOADERD_ACCESS_LOG": "maybe"], "accessLog must be true or false"),
+        (["--log-level", "loud"], [:], "logLevel must be one of"),
+        (["--config", "/nonexistent/loaderd.json"], [:], "cannot read config file"),
+    ] as [([String], [String: String], String)])
+    func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
+        do {
+            _ = try parseCommand(arguments, environment: environment)
+            Issue.record("accepted \(arguments) \(environment)")
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func unknownKeysAndBadValuesInAFile() throws {
+        var c = ServiceConfiguration()
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"prot": 1}"#), source: "f") }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"port": "80"}"#), source: "f") }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"port": 1.5}"#), source: "f") }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"corsAllowedOrigins": [1]}"#), source: "f") }
+        let json = try JSONValue.parse(#"{"idleTimeoutSeconds": -1}"#)
+        do {
+            try c.apply(json: json, source: "f.json")
+            Issue.record("accepted a negative timeout")
+        } catch {
+            #expect(error.message == "f.json: idleTimeoutSeconds must be a number of seconds from 0.05 to 86400.0, not a number")
+        }
+    }
+
+    @Test func theBinaryExitsWith2OnABadConfig() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("loaderd").path
+        #expect(access(binary, X_OK) == 0, "loaderd is built beside the tests")
+        let path = "/tmp/loaderd-bad-\(getpid()).json"
+        try Data(#"{"port": 8080, "colour": "blue"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        #expect(run(binary, ["--config", path]) == 2)
+        #expect(run(binary, ["--port", "-1"]) == 2)
+        #expect(run(binary, ["--version"]) == 0)
+    }
+
+    /// Runs a program with its output discarded; its exit status.
+    func run(_ path: String, _ arguments: [String]) -> Int32 {
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+}

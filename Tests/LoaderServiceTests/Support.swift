@@ -1,0 +1,112 @@
+import FoundationEssentials
+import Glibc
+import HTTPTestSupport
+@testable import HTTPServer
+@testable import LoaderService
+
+/// A loaderd on 127.0.0.1 with a free port, logging nothing.
+func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
+                  server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> (HTTPServer, LoaderService) {
+    var configuration = ServiceConfiguration.embeddedDefault()
+    configuration.logLevel = .off
+    configure(&configuration)
+    var serverConfiguration = HTTPServerConfiguration()
+    serverConfiguration.port = 0
+    serverConfiguration.eventLoops = 2
+    configureServer(&serverConfiguration)
+    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), eventLoops: 2)
+    let server = try HTTPServer(configuration: serverConfiguration, responder: service)
+    service.attach(to: server)
+    try server.start()
+    return (server, service)
+}
+
+/// One request on a new connection.
+func get(_ port: Int, _ target: String, _ headers: [String: String] = [:], method: String = "GET", head: Bool = false) throws -> TestResponse {
+    let client = try TestClient(port: port)
+    var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
+    for (name, value) in headers { text += "\(name): \(value)\r\n" }
+    client.send(text + "\r\n")
+    guard let response = client.readResponse(head: head || method == "HEAD") else { throw TestFailure("no response to \(target)") }
+    return response
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The JSON error shape every failure answers.
+struct ErrorBody: Decodable {
+    struct Inner: Decodable { let status: Int; let code: String; let message: String }
+    let error: Inner
+}
+
+func decodeError(_ response: TestResponse) throws -> ErrorBody.Inner {
+    try JSONDecoder().decode(ErrorBody.self, from: Data(response.body)).error
+}
+
+/// An event as EventSource dispatches it (WHATWG HTML, "Interpreting an event stream").
+struct DispatchedEvent: Equatable {
+    var type: String
+    var data: String
+    var lastEventID: String
+}
+
+/// Parses a text/event-stream body by the browser's rules: lines end in CRLF,
+/// LF or CR; `:` starts a comment; `field: value` with one leading space
+/// dropped; data lines join with LF; an empty line dispatches (an event with
+/// empty data is not dispatched); the type defaults to `message`.
+func parseEventStream(_ text: String) -> (events: [DispatchedEvent], retry: Int?) {
+    var events: [DispatchedEvent] = []
+    var retry: Int?
+    var data = "", type = "", lastEventID = ""
+    var hasData = false
+    let normalized = text.replacingCRLF()
+    for line in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.isEmpty {
+            if hasData {
+                events.append(DispatchedEvent(type: type.isEmpty ? "message" : type, data: data, lastEventID: lastEventID))
+            }
+            data = ""; type = ""; hasData = false
+            continue
+        }
+        if line.hasPrefix(":") { continue }
+        var field = String(line), value = ""
+        if let colon = line.firstIndex(of: ":") {
+            field = String(line[..<colon])
+            value = String(line[line.index(after: colon)...])
+            if value.hasPrefix(" ") { value.removeFirst() }
+        }
+        switch field {
+        case "event": type = value
+        case "data":
+            data += hasData ? "\n" + value : value
+            hasData = true
+        case "id": if !value.contains("\0") { lastEventID = value }
+        case "retry": if let n = Int(value) { retry = n }
+        default: break
+        }
+    }
+    return (events, retry)
+}
+
+extension String {
+    func replacingCRLF() -> String {
+        var out = ""
+        var previousCR = false
+        for c in unicodeScalars {
+            if c == "\r" { out += "\n"; previousCR = true; continue }
+            if c == "\n" && previousCR { previousCR = false; continue }
+            previousCR = false
+            out.unicodeScalars.append(c)
+        }
+        return out
+    }
+}
+
+/// The spec's worked examples (kept in the engine tests' fixtures).
+func vectorsFixture() throws -> Data {
+    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    return try Data(contentsOf: here.deletingLastPathComponent().appendingPathComponent("LoaderEngineTests/Fixtures/vectors.json"))
+}
