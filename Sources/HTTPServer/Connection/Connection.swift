@@ -13,10 +13,10 @@ final class Connection: Selectable {
     private var registration: Registration!
     private var parser: HTTPRequestParser
 
-    // Input: bytes [readStart, readEnd) of readBuffer are unparsed.
-    private var readBuffer: [UInt8]
-    private var readStart = 0
-    private var readEnd = 0
+    // Input is read into the loop's scratch buffer; only the bytes of a
+    // request that has not fully arrived stay here, so an idle connection
+    // holds no input buffer at all.
+    private var pendingInput: [UInt8] = []
 
     // Output: chunks waiting for the socket, the first partly sent.
     private var output: [[UInt8]] = []
@@ -47,7 +47,6 @@ final class Connection: Selectable {
         self.server = server
         self.peer = peer
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
-        self.readBuffer = [UInt8](repeating: 0, count: server.configuration.readBufferSize)
         let now = monotonicNanoseconds()
         lastActivity = now
         lastWriteProgress = now
@@ -67,34 +66,32 @@ final class Connection: Selectable {
     }
 
     private func readAvailable() {
-        if readEnd == readBuffer.count { makeRoom() }
-        let space = readBuffer.count - readEnd
-        guard space > 0 else {
-            // The parser's limits keep a request within the buffer; this is a client
-            // sending more than it may.
-            fail(HTTPParseError(.requestHeaderFieldsTooLarge, "request too large"))
-            return
-        }
-        let n = readBuffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + readEnd, space) }
+        let scratch = server.loopStates[loop.index].scratch
+        let n = read(fd, scratch.baseAddress, scratch.count)
         if n > 0 {
             let now = monotonicNanoseconds()
-            if requestStartedAt == nil && readStart == readEnd { requestStartedAt = now }
-            readEnd += n
+            if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
             lastActivity = now
-            if case .stream = pending {
-                // A streaming client has nothing more to say; ignore what it sends.
-                readStart = 0
-                readEnd = 0
+            if case .stream = pending { return }  // a streaming client has nothing more to say
+            if pendingInput.isEmpty {
+                let consumed = processBuffered(UnsafeBufferPointer(rebasing: scratch[0..<n]))
+                if consumed < n { pendingInput = Array(scratch[consumed..<n]) }
+            } else {
+                pendingInput.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
+                processPending()
+            }
+            if pendingInput.count > server.maxBufferedRequestBytes {
+                fail(HTTPParseError(.contentTooLarge, "request too large"))
                 return
             }
-            processBuffered()
+            if !pendingInput.isEmpty && !isParsing { pauseReadingWhileBlocked() }
             flush()
         } else if n == 0 {
             peerClosed = true
             if case .stream = pending { close(); return }
             updateInterest()
             if case .deferred = pending { closeAfterFlush = true; return }
-            processBuffered()
+            processPending()
             closeAfterFlush = true
             flush()
         } else {
@@ -104,46 +101,55 @@ final class Connection: Selectable {
         }
     }
 
-    /// Compacts the read buffer, or grows it while a large body arrives.
-    private func makeRoom() {
-        if readStart > 0 {
-            let unread = readEnd - readStart
-            readBuffer.withUnsafeMutableBytes { raw in
-                raw.baseAddress!.copyMemory(from: raw.baseAddress! + readStart, byteCount: unread)
-            }
-            readStart = 0
-            readEnd = unread
-        } else if readBuffer.count < server.maxBufferedRequestBytes {
-            readBuffer.append(contentsOf: repeatElement(0, count: min(readBuffer.count, server.maxBufferedRequestBytes - readBuffer.count)))
+    /// Whether requests are being taken from the input now (not waiting for
+    /// a deferred answer, a stream, or the output to drain).
+    private var isParsing: Bool {
+        guard case .none = pending else { return false }
+        return !closeAfterFlush && queuedBytes < server.configuration.highWatermark
+    }
+
+    /// Bytes wait while requests cannot be taken: stop reading until they can.
+    private func pauseReadingWhileBlocked() {
+        if pendingInput.count >= server.configuration.readBufferSize { pauseReading() }
+    }
+
+    /// Parses what waits in `pendingInput`.
+    private func processPending() {
+        guard !pendingInput.isEmpty else { return }
+        let input = pendingInput
+        let consumed = input.withUnsafeBufferPointer { processBuffered($0) }
+        if consumed == input.count {
+            pendingInput = []
+        } else if consumed > 0 {
+            pendingInput = Array(input[consumed...])
         }
     }
 
     // MARK: Requests
 
-    /// Parses and answers every complete request that is buffered, in order,
-    /// until one is answered later (deferred, stream) or output is too full.
-    private func processBuffered() {
-        while !isClosed && !closeAfterFlush && readStart < readEnd && queuedBytes < server.configuration.highWatermark {
-            guard case .none = pending else { return }
-            let event = readBuffer.withUnsafeBufferPointer { parser.parse(UnsafeBufferPointer(rebasing: $0[readStart..<readEnd])) }
-            switch event {
+    /// Parses and answers every complete request in `input`, in order, until
+    /// one is answered later (deferred, stream) or output is too full.
+    /// Returns how many bytes were taken.
+    private func processBuffered(_ input: UnsafeBufferPointer<UInt8>) -> Int {
+        var start = 0
+        while !isClosed && isParsing && start < input.count {
+            switch parser.parse(UnsafeBufferPointer(rebasing: input[start...])) {
             case .request(let request, let consumed):
-                readStart += consumed
-                if readStart == readEnd { readStart = 0; readEnd = 0 }
-                requestStartedAt = readStart < readEnd ? monotonicNanoseconds() : nil
+                start += consumed
+                requestStartedAt = start < input.count ? monotonicNanoseconds() : nil
                 dispatch(request)
             case .sendContinue:
                 enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                flush()
-                return
+                return start
             case .needMore:
-                return
+                return start
             case .error(let error):
                 fail(error)
-                return
+                return input.count
             }
         }
         if queuedBytes >= server.configuration.highWatermark { pauseReading() }
+        return start
     }
 
     private func dispatch(_ request: HTTPRequest) {
@@ -186,7 +192,7 @@ final class Connection: Selectable {
                 guard let self, !self.isClosed else { return }
                 self.pending = .none
                 self.send(response, for: request)
-                self.processBuffered()
+                self.resumeInput()
                 self.flush()
             }
             start(promise)
@@ -202,8 +208,7 @@ final class Connection: Selectable {
                                     serverName: server.configuration.serverName))
         if case .bytes(let body) = response.body, !body.isEmpty { enqueue(body) }
         closeAfterFlush = true
-        readStart = 0
-        readEnd = 0
+        pendingInput = []
         server.requestCompleted()
         flush()
     }
@@ -243,7 +248,8 @@ final class Connection: Selectable {
         }
         if readingPaused && queuedBytes <= server.configuration.lowWatermark {
             readingPaused = false
-            processBuffered()
+            resumeInput()
+            if isClosed { return }
         }
         updateInterest()
     }
@@ -291,8 +297,16 @@ final class Connection: Selectable {
         }
     }
 
+    /// Takes requests that waited (behind a deferred answer or full output).
+    private func resumeInput() {
+        processPending()
+        if readingPaused && isParsing && pendingInput.count < server.configuration.readBufferSize {
+            readingPaused = false
+        }
+    }
+
     private var isIdle: Bool {
-        if case .none = pending { return readStart == readEnd && output.isEmpty }
+        if case .none = pending { return pendingInput.isEmpty && output.isEmpty }
         return false
     }
 
@@ -339,7 +353,7 @@ final class Connection: Selectable {
         case .deferred:
             break
         case .none:
-            if let started = requestStartedAt, readStart < readEnd || parser.isMidRequest {
+            if let started = requestStartedAt, !pendingInput.isEmpty || parser.isMidRequest {
                 if now &- started > c.headerTimeout {
                     fail(HTTPParseError(.requestTimeout, "the request did not arrive in time"))
                 }

@@ -21,6 +21,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var lowWatermark = 64 * 1024
     /// A stream has room for another write below this many queued bytes.
     public var streamHighWatermark = 64 * 1024
+    /// Input a connection may hold while its requests wait (behind a slow
+    /// answer or full output) before it stops reading.
     public var readBufferSize = 16 * 1024
     public var backlog: Int32 = 4096
     /// The `Server` header, if any.

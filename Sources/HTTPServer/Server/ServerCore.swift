@@ -14,8 +14,17 @@ final class ServerCore: @unchecked Sendable {
 
     final class LoopState: @unchecked Sendable {
         var connections: [ObjectIdentifier: Connection] = [:]
+        /// Where every connection of the loop reads (one read at a time).
+        let scratch: UnsafeMutableBufferPointer<UInt8>
         var date = HTTPDateCache()
         var listenerRegistrations: [Registration] = []
+
+        init(scratchSize: Int) {
+            scratch = .allocate(capacity: scratchSize)
+            scratch.initialize(repeating: 0)
+        }
+
+        deinit { scratch.deallocate() }
     }
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
@@ -23,7 +32,7 @@ final class ServerCore: @unchecked Sendable {
         self.responder = responder
         let l = configuration.limits
         maxBufferedRequestBytes = l.maxRequestLineBytes + l.maxHeaderBytes + l.maxBodyBytes + 64 * 1024
-        loopStates = (0..<configuration.eventLoops).map { _ in LoopState() }
+        loopStates = (0..<configuration.eventLoops).map { _ in LoopState(scratchSize: max(configuration.readBufferSize, 64 * 1024)) }
     }
 
     var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
