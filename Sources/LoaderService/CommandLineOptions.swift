@@ -18,7 +18,8 @@ public let usage = """
       loaderd --help | --version
 
     OPTIONS (flags win over environment, environment over the config file, the file over the defaults)
-      --config FILE      JSON settings (default: the embedded config/loaderd.json); also LOADERD_CONFIG
+      --config FILE      JSON settings over the embedded defaults; also LOADERD_CONFIG
+                         (without either, /etc/loaderd/loaderd.json is read when it exists)
       --host ADDRESS     listen address, numeric IPv4 or IPv6 (default 127.0.0.1); also LOADERD_HOST
       --port N           listen port (default 8080); also LOADERD_PORT
       --threads N        event loops, 0 for one per core (default 0); also LOADERD_THREADS
@@ -31,7 +32,11 @@ public let usage = """
     """
 
 /// Parses arguments and environment into a command; errors name the culprit.
-public func parseCommand(_ arguments: [String], environment: [String: String]) throws(ConfigurationError) -> Command {
+/// Read when no config file is named and it exists (a container's mount point).
+public let systemConfigPath = "/etc/loaderd/loaderd.json"
+
+public func parseCommand(_ arguments: [String], environment: [String: String],
+                         systemConfig: String? = systemConfigPath) throws(ConfigurationError) -> Command {
     var args = arguments[...]
     var isHealthcheck = false
     if args.first == "healthcheck" {
@@ -66,6 +71,7 @@ public func parseCommand(_ arguments: [String], environment: [String: String]) t
     }
 
     var configuration = ServiceConfiguration.embeddedDefault()
+    if configPath == nil, let systemConfig, access(systemConfig, R_OK) == 0 { configPath = systemConfig }
     if let configPath {
         let bytes: [UInt8]
         do {

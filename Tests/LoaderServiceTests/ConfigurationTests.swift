@@ -26,9 +26,9 @@ struct ConfigurationTests {
         #expect(c.host == "0.0.0.0")  // file over default
         #expect(c.logLevel == .warning)
         #expect(c.maxConnections == 16_384)  // default
-        guard case .serve(let viaEnv) = try parseCommand([], environment: ["LOADERD_CONFIG": path]) else { return }
+        guard case .serve(let viaEnv) = try parseCommand([], environment: ["LOADERD_CONFIG": path], systemConfig: nil) else { return }
         #expect(viaEnv.port == 9001)
-        guard case .serve(let equals) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:]) else { return }
+        guard case .serve(let equals) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:], systemConfig: nil) else { return }
         #expect(equals.port == 7000 && equals.dataDir == "/var/lib/x" && equals.logLevel == .debug)
     }
 
@@ -43,7 +43,7 @@ struct ConfigurationTests {
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
-            _ = try parseCommand(arguments, environment: environment)
+            _ = try parseCommand(arguments, environment: environment, systemConfig: nil)
             Issue.record("accepted \(arguments) \(environment)")
         } catch {
             #expect(error.message.contains(message), "\(error.message)")
