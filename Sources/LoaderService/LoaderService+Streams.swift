@@ -30,20 +30,21 @@ extension LoaderService {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
-        let plan = FrameStream.Plan(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK,
-                                    retryMilliseconds: configuration.streamRetryMilliseconds,
-                                    heartbeatNanoseconds: UInt64(configuration.streamHeartbeatSeconds * 1e9))
         metrics.streamsStarted.add(1, ordering: .relaxed)
-        let headers: HTTPResponseHeaders = [
-            "Content-Type": "text/event-stream; charset=utf-8",
-            "Cache-Control": "no-store",
-            "X-Accel-Buffering": "no",
-        ]
-        return HTTPResponse(status: .ok, headers: headers) { [self] writer in
+        let retry = configuration.streamRetryMilliseconds
+        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
             let cache = streamCaches[writer.loop.index % streamCaches.count]
-            FrameStream(plan: plan, writer: writer, cache: cache, metrics: metrics).start()
+            let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache)
+            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
         }
     }
+
+    static let eventStreamHeaders: HTTPResponseHeaders = [
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+    ]
 }
 
 /// Identifies streams that compute the same frame for the same k: the
@@ -88,62 +89,89 @@ final class StreamFrameCache: @unchecked Sendable {
     }
 }
 
+/// Where a stream's frames and their times come from.
+protocol StreamSource: AnyObject {
+    /// The frame due at monotonic time `now` (ns).
+    func due(at now: UInt64) -> Int
+    /// When frame `k` is due (monotonic ns).
+    func deadline(of k: Int) -> UInt64
+    /// The encoded event for frame `k` and whether the loader is done then;
+    /// nil once the source is gone (a deleted session).
+    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)?
+    /// The first frame past the end (`duration`), if any.
+    var endK: Int? { get }
+    /// The stream has ended.
+    func stopped()
+}
+
+/// Frames of a configured loader: frame k at `t0 + k/fps`, due `k/fps` after
+/// the stream began; shared through the loop's cache.
+final class ReplaySource: StreamSource {
+    let t0: Double, fps: Double, startK: Int, endK: Int?
+    private let began = monotonicNanoseconds()
+    private let cache: StreamFrameCache
+    private let keyID: Int
+    private var renderer: FrameRenderer
+
+    init(loader: ConfiguredLoader, key: StreamKey, t0: Double, fps: Double, startK: Int, endK: Int?, cache: StreamFrameCache) {
+        self.t0 = t0
+        self.fps = fps
+        self.startK = startK
+        self.endK = endK
+        self.cache = cache
+        self.keyID = cache.id(for: key)
+        self.renderer = FrameRenderer(loader)
+    }
+
+    func due(at now: UInt64) -> Int { startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down)) }
+    func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
+
+    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? {
+        cache.event(key: keyID, k: k) {
+            let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
+            return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
+        }
+    }
+
+    func stopped() {}
+}
+
 /// One client's stream. Runs on the connection's loop; a timer per frame at
 /// an absolute deadline (no drift). A client that is not reading misses
 /// frames (the ids show the gap) and gets the latest when it reads again.
 final class FrameStream {
-    struct Plan: Sendable {
-        let loader: ConfiguredLoader
-        let key: StreamKey
-        let t0: Double
-        let fps: Double
-        let startK: Int
-        let endK: Int?
-        let retryMilliseconds: Int
-        let heartbeatNanoseconds: UInt64
-    }
-
-    private let plan: Plan
+    private let source: any StreamSource
     private let writer: StreamWriter
-    private let cache: StreamFrameCache
     private let metrics: Metrics
-    private let keyID: Int
-    private var renderer: FrameRenderer
-    private var k: Int
-    private var began: UInt64 = 0
+    private let retryMilliseconds: Int
+    private let heartbeatNanoseconds: UInt64
+    private var k = 0
     private var timer: TimerHandle?
     private var heartbeat: TimerHandle?
+    private var stoppedAlready = false
 
-    init(plan: Plan, writer: StreamWriter, cache: StreamFrameCache, metrics: Metrics) {
-        self.plan = plan
+    init(source: any StreamSource, writer: StreamWriter, metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
+        self.source = source
         self.writer = writer
-        self.cache = cache
         self.metrics = metrics
-        self.keyID = cache.id(for: plan.key)
-        self.renderer = FrameRenderer(plan.loader)
-        self.k = plan.startK
+        self.retryMilliseconds = retryMilliseconds
+        self.heartbeatNanoseconds = heartbeatNanoseconds
     }
 
     func start() {
-        began = monotonicNanoseconds()
+        k = source.due(at: monotonicNanoseconds())
         writer.onClose = { [self] in stop() }
         writer.onShutdown = { [self] in end(reason: "shutdown") }
-        writer.write(ServerSentEvent.retry(milliseconds: plan.retryMilliseconds))
+        writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
         tick()
         scheduleHeartbeat()
     }
 
-    /// When frame `k` is due, in monotonic ns.
-    private func deadline(_ k: Int) -> UInt64 {
-        began &+ UInt64((Double(k - plan.startK) / plan.fps * 1e9).rounded(.up))
-    }
-
     private func tick() {
         guard writer.isOpen else { return }
-        let now = monotonicNanoseconds()
-        // The frame due now (normally k; more when the loop ran late).
-        let due = plan.startK + Int((Double(now &- began) / 1e9 * plan.fps + 1e-9).rounded(.down))
-        if let endK = plan.endK, due >= endK || k >= endK {
+        // The frame due now (normally k; later ones when the loop ran late).
+        let due = source.due(at: monotonicNanoseconds())
+        if let endK = source.endK, due >= endK || k >= endK {
             end(reason: "duration")
             return
         }
@@ -152,9 +180,9 @@ final class FrameStream {
             k = due
         }
         if writer.hasRoom {
-            let event = cache.event(key: keyID, k: k) { [self] in
-                let (json, done) = renderer.encodedFrame(at: plan.t0 + Double(k) / plan.fps)
-                return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
+            guard let event = source.event(k) else {
+                end(reason: "gone")
+                return
             }
             writer.write(event.bytes)
             metrics.framesSent.add(1, ordering: .relaxed)
@@ -166,11 +194,11 @@ final class FrameStream {
             metrics.framesSkipped.add(1, ordering: .relaxed)
         }
         k += 1
-        timer = writer.loop.schedule(at: deadline(k)) { [self] in tick() }
+        timer = writer.loop.schedule(at: source.deadline(of: k)) { [self] in tick() }
     }
 
     private func scheduleHeartbeat() {
-        heartbeat = writer.loop.schedule(afterNanoseconds: plan.heartbeatNanoseconds) { [self] in
+        heartbeat = writer.loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
             guard writer.isOpen else { return }
             if writer.hasRoom { writer.write(ServerSentEvent.comment("keep-alive")) }
             scheduleHeartbeat()
@@ -190,5 +218,9 @@ final class FrameStream {
         heartbeat?.cancel()
         timer = nil
         heartbeat = nil
+        if !stoppedAlready {
+            stoppedAlready = true
+            source.stopped()
+        }
     }
 }

@@ -10,6 +10,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     public let catalog: LoaderCatalog
     public let metrics = Metrics()
     public let logger: Logger
+    public let sessions: SessionStore
     let router: Router<Route>
     let catalogJSON: [UInt8]
     let entryJSON: [String: [UInt8]]
@@ -29,12 +30,21 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         case readyz = "/readyz"
         case metrics = "/metrics"
         case openapi = "/openapi.json"
+        case sessions = "/sessions"
+        case session = "/sessions/{id}"
+        case sessionFrames = "/sessions/{id}/frames"
+        case sessionEvents = "/sessions/{id}/events"
     }
 
-    public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil, eventLoops: Int) {
+    /// `sessions` defaults to an in-memory store with the configured limits.
+    public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil,
+                sessions: SessionStore? = nil, eventLoops: Int) {
         self.configuration = configuration
         self.catalog = catalog
-        self.logger = logger ?? Logger(level: configuration.logLevel)
+        let logger = logger ?? Logger(level: configuration.logLevel)
+        self.logger = logger
+        // An in-memory store opens no file: it cannot fail.
+        self.sessions = sessions ?? (try! SessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil, logger: logger))
         var router = Router<Route>()
         router.add(.GET, "/loaders", .catalog)
         router.add(.GET, "/loaders/:name", .loader)
@@ -43,6 +53,11 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         router.add(.GET, "/readyz", .readyz)
         router.add(.GET, "/metrics", .metrics)
         router.add(.GET, "/openapi.json", .openapi)
+        router.add(.POST, "/sessions", .sessions)
+        router.add(.GET, "/sessions/:id", .session)
+        router.add(.DELETE, "/sessions/:id", .session)
+        router.add(.GET, "/sessions/:id/frames", .sessionFrames)
+        router.add(.POST, "/sessions/:id/events", .sessionEvents)
         self.router = router
         catalogJSON = catalog.json()
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
@@ -117,10 +132,19 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
             guard isReady else { throw ServiceError(.serviceUnavailable, "not_ready", "shutting down") }
             return try json(Array(#"{"status":"ready"}"#.utf8), request, cacheControl: "no-store")
         case .metrics:
-            let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0, sessions: 0)
+            let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0, sessions: sessions.count)
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
         case .openapi:
             return try json(openAPIJSON, request, cacheControl: "public, max-age=300")
+        case .sessions:
+            return try createSession(request)
+        case .session:
+            let id = parameters["id"] ?? ""
+            return request.method == .DELETE ? try deleteSession(id, request) : try sessionState(id, request)
+        case .sessionFrames:
+            return try sessionFrames(parameters["id"] ?? "", request)
+        case .sessionEvents:
+            return try postSessionEvent(parameters["id"] ?? "", request)
         }
     }
 

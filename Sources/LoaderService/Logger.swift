@@ -75,17 +75,5 @@ public enum LogField: Sendable {
     case string(String), int(Int), double(Double), bool(Bool)
 }
 
-/// `2026-11-29T12:00:00.123Z`.
-func isoTimestamp() -> String {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    var seconds = ts.tv_sec
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return String(repeating: "0", count: max(0, width - s.count)) + s
-    }
-    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-        + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(Int(ts.tv_nsec) / 1_000_000, 3))Z"
-}
+/// `2026-11-29T12:00:00.123Z`, now.
+func isoTimestamp() -> String { isoTimestamp(wallClock()) }

@@ -30,6 +30,15 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    public var sessionLimits: SessionStore.Limits {
+        var l = SessionStore.Limits()
+        l.maxSessions = maxSessions
+        l.ttlSeconds = sessionTtlSeconds
+        l.maxEventsPerSession = maxEventsPerSession
+        l.maxViewersPerSession = maxViewersPerSession
+        return l
+    }
+
     /// Built-in defaults overlaid with the embedded default file.
     public static func embeddedDefault() -> ServiceConfiguration {
         var c = ServiceConfiguration()

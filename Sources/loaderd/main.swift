@@ -39,7 +39,17 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.idleTimeout = UInt64(configuration.idleTimeoutSeconds * 1e9)
     serverConfiguration.streamStallTimeout = UInt64(configuration.streamStallTimeoutSeconds * 1e9)
 
-    let service = LoaderService(configuration: configuration, logger: logger, eventLoops: serverConfiguration.eventLoops)
+    let sessions: SessionStore
+    do {
+        sessions = try SessionStore(limits: configuration.sessionLimits, catalog: .standard,
+                                    dataDirectory: configuration.dataDir, logger: logger)
+    } catch {
+        logger.flush()
+        FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")
+        exit(2)
+    }
+    let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions,
+                                eventLoops: serverConfiguration.eventLoops)
     let server: HTTPServer
     do {
         server = try HTTPServer(configuration: serverConfiguration, responder: service)

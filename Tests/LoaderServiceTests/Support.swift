@@ -6,7 +6,8 @@ import HTTPTestSupport
 
 /// A loaderd on 127.0.0.1 with a free port, logging nothing.
 func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
-                  server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> (HTTPServer, LoaderService) {
+                  server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in },
+                  sessions: SessionStore? = nil) throws -> (HTTPServer, LoaderService) {
     var configuration = ServiceConfiguration.embeddedDefault()
     configuration.logLevel = .off
     configure(&configuration)
@@ -14,7 +15,7 @@ func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
     serverConfiguration.port = 0
     serverConfiguration.eventLoops = 2
     configureServer(&serverConfiguration)
-    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), eventLoops: 2)
+    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions, eventLoops: 2)
     let server = try HTTPServer(configuration: serverConfiguration, responder: service)
     service.attach(to: server)
     try server.start()

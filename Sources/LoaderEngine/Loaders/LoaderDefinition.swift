@@ -158,6 +158,11 @@ public struct ConfiguredLoader: Sendable {
     }
 
     public var name: String { definition.name }
+
+    /// The same loader with other events (a live session's as they arrive).
+    public func with(events: LoaderEvents) -> ConfiguredLoader {
+        ConfiguredLoader(definition: definition, parameters: parameters, events: events)
+    }
     public var period: Double? { definition.period(parameters) }
 
     /// Appends the elements shown at `t`; returns `done`. After `stop` nothing

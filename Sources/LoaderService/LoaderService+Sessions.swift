@@ -1,0 +1,234 @@
+import HTTPServer
+import LoaderEngine
+
+extension LoaderService {
+    /// `POST /sessions` with `{"loader":"web","params":{…}}`.
+    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        try requireNoQuery(request)
+        try Negotiation.requireJSON(request)
+        let body = try jsonBody(request, allowed: ["loader", "params"])
+        guard case .string(let name)? = body["loader"] else {
+            throw ServiceError.invalid("loader is required: one of \(catalog.names.joined(separator: ", "))")
+        }
+        guard let definition = catalog[name] else { throw ServiceError.invalid("loader must be one of \(catalog.names.joined(separator: ", ")), not \(name)") }
+        var params: [(String, JSONValue)] = []
+        switch body["params"] {
+        case nil, .null?: break
+        case .object(let fields)?: params = fields
+        default: throw ServiceError.invalid("params must be an object of the loader's parameters")
+        }
+        for (key, _) in params where !definition.parameters.contains(where: { $0.name == key }) {
+            if definition.events.contains(where: { $0.name == key }) {
+                throw ServiceError(.badRequest, "unknown_parameter", "params.\(key): events are posted to /sessions/{id}/events")
+            }
+            throw ServiceError(.badRequest, "unknown_parameter",
+                               "unknown parameter \(key) for loader \(name); accepted: \(definition.parameters.map(\.name).joined(separator: ", "))")
+        }
+        let loader: ConfiguredLoader
+        do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) }
+        let (created, record) = try sessions.create(definition: definition, params: params, loader: loader)
+        var w = JSONWriter(capacity: 160)
+        w.beginObject()
+        w.field("id", created.id)
+        w.field("token", created.token)
+        w.field("loader", created.loader)
+        w.field("createdAt", isoTimestamp(created.createdAt))
+        w.endObject()
+        let response = HTTPResponse(status: .created, headers: [
+            "Content-Type": "application/json", "Cache-Control": "no-store", "Location": "/sessions/\(created.id)",
+        ], body: w.bytes)
+        return durably(record, response)
+    }
+
+    /// `GET /sessions/{id}`: loader, params, createdAt, the clock now, done, events.
+    func sessionState(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        try requireNoQuery(request)
+        try Negotiation.requireJSON(request)
+        let s = try sessions.snapshot(id)
+        let t = s.now
+        var w = JSONWriter(capacity: 256 + 40 * s.events.count)
+        w.beginObject()
+        w.field("id", s.id)
+        w.field("loader", s.loader.name)
+        w.key("params")
+        Record.writeParams(s.params, &w)
+        w.field("createdAt", isoTimestamp(s.createdAt))
+        w.field("t", t)
+        w.field("done", s.loader.frame(at: t).done)
+        w.field("viewers", s.viewers)
+        w.key("events")
+        w.beginArray()
+        for e in s.events {
+            w.beginObject()
+            w.field("type", e.kind.rawValue)
+            w.field("t", e.t)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
+    }
+
+    /// `GET /sessions/{id}/frames`: the frame now (or at an earlier `t`), or
+    /// the live stream, which ends once the loader is done.
+    func sessionFrames(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        var t: Double?, fps: Double?, stream: String?
+        for item in request.query {
+            switch item.name {
+            case "t": t = try time(item, t)
+            case "fps":
+                guard fps == nil else { throw ServiceError.invalid("fps is given more than once") }
+                guard let v = Double(item.value), isPlainNumber(item.value), v >= 1, v <= 120 else {
+                    throw ServiceError.invalid("fps must be a number from 1 to 120")
+                }
+                fps = v
+            case "stream":
+                guard item.value == "sse" else { throw ServiceError.invalid("stream must be sse") }
+                stream = item.value
+            default:
+                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(item.name); a session's frames take t, fps and stream")
+            }
+        }
+        if stream != nil || Negotiation.wantsEventStream(request) {
+            if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
+            return try sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps))
+        }
+        if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
+        try Negotiation.requireJSON(request)
+        let s = try sessions.snapshot(id)
+        let now = s.now
+        if let t, t > now { throw ServiceError.invalid("t must not be later than the session's clock (\(now) s)") }
+        let frame = s.loader.frame(at: t ?? now)
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                            body: FrameEncoder.encode(frame))
+    }
+
+    private func time(_ item: (name: String, value: String), _ previous: Double?) throws -> Double {
+        guard previous == nil else { throw ServiceError.invalid("t is given more than once") }
+        do { return try TimeValue.parse("t", item.value) } catch { throw ServiceError(error) }
+    }
+
+    private func sessionStream(_ id: String, fps: Double) throws -> HTTPResponse {
+        let snapshot = try sessions.addViewer(id)
+        metrics.streamsStarted.add(1, ordering: .relaxed)
+        let retry = configuration.streamRetryMilliseconds
+        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
+            let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps)
+            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+        }
+    }
+
+    /// `POST /sessions/{id}/events` with `Authorization: Bearer <token>`.
+    func postSessionEvent(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        try requireNoQuery(request)
+        let token = bearerToken(request)
+        try sessions.authorize(id, token: token)
+        let body = try jsonBody(request, allowed: ["type"])
+        guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
+            throw ServiceError.invalid("type must be progress, finish or stop")
+        }
+        let (event, record) = try sessions.post(kind, to: id, token: token)
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("type", event.kind.rawValue)
+        w.field("t", event.t)
+        w.endObject()
+        return durably(record, HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes))
+    }
+
+    /// `DELETE /sessions/{id}` with the token.
+    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        try requireNoQuery(request)
+        let record = try sessions.delete(id, token: bearerToken(request))
+        return durably(record, HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
+    }
+
+    /// Answers `response` once `record` is on disk (500 if it cannot be written).
+    func durably(_ record: [UInt8], _ response: HTTPResponse) -> HTTPResponse {
+        guard sessions.journal != nil else { return response }
+        let store = sessions, logger = logger
+        return .deferred { promise in
+            store.commit(record) { ok in
+                if ok {
+                    promise.succeed(response)
+                } else {
+                    logger.log(.error, "journal write failed")
+                    promise.succeed(ServiceError(.internalServerError, "journal_failed", "the change could not be made durable").response)
+                }
+            }
+        }
+    }
+
+    func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let value = request.headers["authorization"] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmed
+    }
+
+    /// The request body as a JSON object with only `allowed` keys.
+    func jsonBody(_ request: HTTPRequest, allowed: Set<String>) throws -> JSONValue {
+        if let type = request.headers["content-type"], !type.lowercased().hasPrefix("application/json") {
+            throw ServiceError(.unsupportedMediaType, "unsupported_media_type", "the body must be application/json")
+        }
+        let value: JSONValue
+        do { value = try JSONValue.parse(request.body) } catch {
+            throw ServiceError(.badRequest, "invalid_body", "the body is not valid JSON: \(error)")
+        }
+        guard case .object(let fields) = value else { throw ServiceError(.badRequest, "invalid_body", "the body must be a JSON object") }
+        for (key, _) in fields where !allowed.contains(key) {
+            throw ServiceError(.badRequest, "invalid_body", "unknown field \(key); the body takes \(allowed.sorted().joined(separator: ", "))")
+        }
+        return value
+    }
+}
+
+/// A session's frames on its clock: frame k at session time k/fps, shared by
+/// every viewer at that fps (so all of them receive the same ids).
+final class SessionSource: StreamSource {
+    let store: SessionStore
+    let id: String
+    let createdAt: Double
+    let fps: Double
+    /// Wall-clock seconds minus monotonic seconds, fixed at the start.
+    private let wallOffset: Double
+    let endK: Int? = nil
+
+    init(store: SessionStore, id: String, createdAt: Double, fps: Double) {
+        self.store = store
+        self.id = id
+        self.createdAt = createdAt
+        self.fps = fps
+        wallOffset = wallClock() - Double(monotonicNanoseconds()) / 1e9
+    }
+
+    func due(at now: UInt64) -> Int {
+        let t = Double(now) / 1e9 + wallOffset - createdAt
+        return max(0, Int((t * fps + 1e-9).rounded(.down)))
+    }
+
+    func deadline(of k: Int) -> UInt64 {
+        let monotonicSeconds = createdAt + Double(k) / fps - wallOffset
+        return UInt64(max(0, (monotonicSeconds * 1e9).rounded(.up)))
+    }
+
+    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? { store.streamEvent(id, fps: fps, k: k) }
+    func stopped() { store.removeViewer(id) }
+}
+
+/// `2026-11-29T12:00:00.123Z` for seconds since the epoch.
+func isoTimestamp(_ seconds: Double) -> String {
+    var whole = Int(seconds.rounded(.down))
+    var parts = tm()
+    gmtime_r(&whole, &parts)
+    func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
+    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
+        + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
+}
+
+import Glibc

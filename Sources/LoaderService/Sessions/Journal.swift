@@ -1,0 +1,194 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An append-only file of records, each `[length u32][crc32 u32][payload]`
+/// (little-endian), made durable with `fdatasync` before its writer hears
+/// back. Writers that arrive while a sync is running are written and synced
+/// together in the next one (group commit).
+final class Journal: @unchecked Sendable {
+    let path: String
+    private var fd: Int32
+    private let queue = DispatchQueue(label: "loaderd.journal")
+    private struct Waiting {
+        var bytes: [UInt8] = []
+        var completions: [@Sendable (Bool) -> Void] = []
+        var flushScheduled = false
+    }
+    private let waiting = Mutex(Waiting())
+    private(set) var size: Int = 0
+
+    /// What replay found.
+    struct Replay {
+        var payloads: [[UInt8]] = []
+        /// Bytes cut off the end (a torn or corrupt tail), if any.
+        var discardedBytes = 0
+        var discardReason: String?
+    }
+
+    /// Opens (creating) the journal at `path`, reads every intact record, and
+    /// cuts off a torn or corrupt tail so that new records follow good ones.
+    init(path: String) throws(JournalError) {
+        self.path = path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw JournalError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(fd) }
+
+    func replay() throws(JournalError) -> Replay {
+        var contents = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        lseek(fd, 0, SEEK_SET)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw JournalError("cannot read \(path)") }
+            if n == 0 { break }
+            contents.append(contentsOf: chunk[0..<n])
+        }
+        var result = Replay()
+        var offset = 0
+        while offset < contents.count {
+            guard contents.count - offset >= 8 else {
+                result.discardReason = "torn record header"
+                break
+            }
+            let length = Int(readUInt32(contents, offset))
+            let crc = readUInt32(contents, offset + 4)
+            guard length <= 16 << 20, contents.count - offset - 8 >= length else {
+                result.discardReason = "torn record"
+                break
+            }
+            let payload = Array(contents[(offset + 8)..<(offset + 8 + length)])
+            guard CRC32.checksum(payload) == crc else {
+                result.discardReason = "checksum mismatch"
+                break
+            }
+            result.payloads.append(payload)
+            offset += 8 + length
+        }
+        if offset < contents.count {
+            result.discardedBytes = contents.count - offset
+            guard ftruncate(fd, off_t(offset)) == 0, fdatasync(fd) == 0 else {
+                throw JournalError("cannot cut the damaged tail of \(path)")
+            }
+        }
+        size = offset
+        lseek(fd, off_t(offset), SEEK_SET)
+        return result
+    }
+
+    /// Queues `payload`; `done(true)` runs (on the journal's queue) once it
+    /// is on disk, `done(false)` if writing failed.
+    func append(_ payload: [UInt8], done: @escaping @Sendable (Bool) -> Void) {
+        let record = Journal.frame(payload)
+        let schedule = waiting.withLock { w -> Bool in
+            w.bytes.append(contentsOf: record)
+            w.completions.append(done)
+            if w.flushScheduled { return false }
+            w.flushScheduled = true
+            return true
+        }
+        if schedule { queue.async { self.flush() } }
+    }
+
+    /// Writes everything waiting in one write and one sync, then reports.
+    private func flush() {
+        let batch = waiting.withLock { w -> Waiting in
+            let taken = w
+            w = Waiting()
+            return taken
+        }
+        var ok = true
+        var offset = 0
+        while offset < batch.bytes.count {
+            let n = batch.bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, batch.bytes.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; ok = false; break }
+            offset += n
+        }
+        if ok && fdatasync(fd) != 0 { ok = false }
+        if ok { size += batch.bytes.count }
+        for done in batch.completions { done(ok) }
+    }
+
+    /// Replaces the journal with `payloads` (compaction): written to a new
+    /// file, synced, renamed over the old one, and the directory synced.
+    func rewrite(_ payloads: [[UInt8]]) throws(JournalError) {
+        let failure: JournalError? = queue.sync { () -> JournalError? in
+            do throws(JournalError) { try rewriteNow(payloads) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    private func rewriteNow(_ payloads: [[UInt8]]) throws(JournalError) {
+        do {
+            let temporary = path + ".compact"
+            let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard out >= 0 else { throw JournalError("cannot create \(temporary)") }
+            var bytes = [UInt8]()
+            for p in payloads { bytes.append(contentsOf: Journal.frame(p)) }
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { write(out, $0.baseAddress! + offset, bytes.count - offset) }
+                if n < 0 { if errno == EINTR { continue }; close(out); throw JournalError("cannot write \(temporary)") }
+                offset += n
+            }
+            guard fsync(out) == 0 else { close(out); throw JournalError("cannot sync \(temporary)") }
+            close(out)
+            guard rename(temporary, path) == 0 else { throw JournalError("cannot replace \(path)") }
+            Journal.syncDirectory(of: path)
+            close(fd)
+            fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw JournalError("cannot reopen \(path)") }
+            size = bytes.count
+            lseek(fd, off_t(size), SEEK_SET)
+        }
+    }
+
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var record = [UInt8]()
+        record.reserveCapacity(payload.count + 8)
+        appendUInt32(UInt32(payload.count), to: &record)
+        appendUInt32(CRC32.checksum(payload), to: &record)
+        record.append(contentsOf: payload)
+        return record
+    }
+
+    static func syncDirectory(of path: String) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+}
+
+public struct JournalError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+private func readUInt32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+    UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+}
+
+private func appendUInt32(_ v: UInt32, to out: inout [UInt8]) {
+    out.append(UInt8(truncatingIfNeeded: v))
+    out.append(UInt8(truncatingIfNeeded: v >> 8))
+    out.append(UInt8(truncatingIfNeeded: v >> 16))
+    out.append(UInt8(truncatingIfNeeded: v >> 24))
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320).
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { i -> UInt32 in
+        var c = UInt32(i)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes { crc = table[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

@@ -1,0 +1,239 @@
+import FoundationEssentials
+import Glibc
+import HTTPTestSupport
+import Testing
+@testable import HTTPServer
+@testable import LoaderService
+
+@Suite(.serialized)
+struct SessionTests {
+    struct Created: Decodable { let id: String; let token: String; let loader: String; let createdAt: String }
+    struct State: Decodable {
+        struct Event: Decodable { let type: String; let t: Double }
+        let id: String; let loader: String; let t: Double; let done: Bool; let events: [Event]
+    }
+    struct Element: Decodable { let id: String; let opacity: Double }
+    struct Frame: Decodable { let t: Double; let done: Bool; let elements: [Element] }
+
+    func request(_ port: Int, _ method: String, _ target: String, token: String? = nil, body: String? = nil,
+                 headers: [String: String] = [:]) throws -> TestResponse {
+        var h = headers
+        if let token { h["Authorization"] = "Bearer \(token)" }
+        let client = try TestClient(port: port)
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: x\r\n"
+        for (k, v) in h { text += "\(k): \(v)\r\n" }
+        if let body {
+            text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        } else {
+            text += "\r\n"
+        }
+        client.send(text)
+        guard let r = client.readResponse() else { throw TestFailure("no response to \(method) \(target)") }
+        return r
+    }
+
+    func create(_ port: Int, _ body: String = #"{"loader":"web"}"#) throws -> Created {
+        let r = try request(port, "POST", "/sessions", body: body)
+        #expect(r.status == 201)
+        let created = try JSONDecoder().decode(Created.self, from: Data(r.body))
+        #expect(r.headers["location"] == "/sessions/\(created.id)")
+        return created
+    }
+
+    @Test func createReadAndTheTokenGuardsWrites() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let s = try create(server.port, ##"{"loader":"web","params":{"color":"#ff0000","pulseDuration":0.5}}"##)
+        #expect(s.id.count >= 22 && s.token.count >= 43 && s.id != s.token)
+        let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        #expect(s.id.allSatisfy { urlSafe.contains($0) } && s.token.allSatisfy { urlSafe.contains($0) })
+        let state = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(s.id)").body))
+        #expect(state.loader == "web" && !state.done && state.events.isEmpty && state.t >= 0)
+
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try request(server.port, "POST", "/sessions/nope/events", token: s.token, body: #"{"type":"progress"}"#).status == 404)
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"jump"}"#).status == 400)
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"#).status == 400)
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop","extra":1}"#).status == 400)
+        let accepted = try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#)
+        #expect(accepted.status == 202)
+        #expect(try request(server.port, "DELETE", "/sessions/\(s.id)", token: "wrong").status == 401)
+        #expect(try request(server.port, "DELETE", "/sessions/\(s.id)", token: s.token).status == 204)
+        #expect(try request(server.port, "GET", "/sessions/\(s.id)").status == 404)
+    }
+
+    @Test func badCreations() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        for (body, code) in [
+            (#"{"loader":"spinner"}"#, "invalid_parameter"),
+            (#"{}"#, "invalid_parameter"),
+            (#"{"loader":"web","params":{"count":3}}"#, "unknown_parameter"),
+            (#"{"loader":"web","params":{"progress":"1"}}"#, "unknown_parameter"),
+            (#"{"loader":"web","params":{"dropSize":-1}}"#, "invalid_parameter"),
+            (#"{"loader":"web","extra":true}"#, "invalid_body"),
+            (#"[1,2]"#, "invalid_body"),
+            (#"not json"#, "invalid_body"),
+        ] {
+            let r = try request(server.port, "POST", "/sessions", body: body)
+            #expect(r.status == 400, "\(body)")
+            #expect(try decodeError(r).code == code, "\(body)")
+        }
+    }
+
+    @Test func eventsChangeFramesAsTheSpecSays() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        // typing and switch take stop only; stop ends them.
+        let typing = try create(server.port, #"{"loader":"typing"}"#)
+        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"progress"}"#).status == 400)
+        #expect(try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(typing.id)/frames").body)).elements.count == 3)
+        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 202)
+        let stopped = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(typing.id)/frames").body))
+        #expect(stopped.done && stopped.elements.isEmpty)
+        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 409)
+
+        // web: a drop appears at each progress time; finish fades the indicator.
+        let web = try create(server.port, #"{"loader":"web","params":{"pulseDuration":0.05,"dropDuration":0.2}}"#)
+        let progress = try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#)
+        struct Posted: Decodable { let type: String; let t: Double }
+        let p = try JSONDecoder().decode(Posted.self, from: Data(progress.body))
+        // Once the session clock has passed it, the frame just after the event shows the drop.
+        #expect(eventually { (try? request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").status) == 200 })
+        let atDrop = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").body))
+        #expect(atDrop.elements.map(\.id).contains("drop0"))
+        let before = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(max(0, p.t - 0.001))").body))
+        #expect(!before.elements.map(\.id).contains("drop0"))
+        #expect(try request(server.port, "GET", "/sessions/\(web.id)/frames?t=1e9").status == 400)
+        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"finish"}"#).status == 202)
+        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#).status == 409)
+        // The indicator completes its leg, fades over one more and the last drop lands.
+        #expect(eventually(3) {
+            (try? JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)").body)).done) == true
+        })
+        let state = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)").body))
+        #expect(state.events.map(\.type) == ["progress", "finish"])
+        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"stop"}"#).status == 409)
+    }
+
+    @Test func viewersShareFrameIdsAndStreamsEndWhenDone() throws {
+        let (server, service) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let s = try create(server.port, #"{"loader":"typing"}"#)
+        let viewers = try (0..<6).map { _ in try TestClient(port: server.port) }
+        for v in viewers { v.send("GET /sessions/\(s.id)/frames?fps=20 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n") }
+        for v in viewers { #expect(v.read(until: "event: frame") != nil) }
+        #expect(eventually { (try? service.sessions.snapshot(s.id).viewers) == 6 })
+        // Let a few frames pass, then stop: every stream ends.
+        usleep(200_000)
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 202)
+        var idSets: [Set<String>] = []
+        for v in viewers {
+            let events = parseEventStream(String(decoding: v.readToClose(), as: UTF8.self)).events
+            #expect(events.last?.type == "end")
+            idSets.append(Set(events.filter { $0.type == "frame" }.map(\.lastEventID)))
+        }
+        // Started together, they were sent the same frames under the same ids.
+        let common = idSets.dropFirst().reduce(idSets[0]) { $0.intersection($1) }
+        #expect(common.count >= 3)
+        #expect(eventually { (try? service.sessions.snapshot(s.id).viewers) == 0 })
+    }
+
+    @Test func expiry() throws {
+        let (server, _) = try startService { $0.sessionTtlSeconds = 1 }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let s = try create(server.port)
+        #expect(try request(server.port, "GET", "/sessions/\(s.id)").status == 200)
+        #expect(eventually(4) { (try? request(server.port, "GET", "/sessions/\(s.id)").status) == 410 })
+        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 410)
+    }
+
+    @Test func limits() throws {
+        let (server, _) = try startService {
+            $0.maxSessions = 2
+            $0.maxEventsPerSession = 3
+            $0.maxViewersPerSession = 1
+        }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let a = try create(server.port)
+        _ = try create(server.port)
+        #expect(try request(server.port, "POST", "/sessions", body: #"{"loader":"web"}"#).status == 503)
+        for _ in 0..<3 { #expect(try request(server.port, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 202) }
+        #expect(try request(server.port, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 429)
+        let viewer = try TestClient(port: server.port)
+        viewer.send("GET /sessions/\(a.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(viewer.read(until: "event: frame") != nil)
+        #expect(try request(server.port, "GET", "/sessions/\(a.id)/frames?stream=sse").status == 503)
+    }
+
+    @Test func aRestartWithTheSameDataDirectoryKeepsEverything() throws {
+        let directory = "/tmp/loaderd-sessions-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManagerLite.removeTree(directory) }
+        var ids: [Created] = []
+        do {
+            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let (server, _) = try startService(sessions: store)
+            for _ in 0..<3 {
+                let s = try create(server.port)
+                #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+                ids.append(s)
+            }
+            #expect(try request(server.port, "POST", "/sessions/\(ids[0].id)/events", token: ids[0].token, body: #"{"type":"finish"}"#).status == 202)
+            #expect(try request(server.port, "DELETE", "/sessions/\(ids[2].id)", token: ids[2].token).status == 204)
+            server.shutdown(gracePeriod: 1_000_000_000)
+        }
+        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        let (server, _) = try startService(sessions: store)
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let first = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(ids[0].id)").body))
+        #expect(first.events.map(\.type) == ["progress", "finish"])
+        #expect(try request(server.port, "GET", "/sessions/\(ids[1].id)").status == 200)
+        #expect(try request(server.port, "GET", "/sessions/\(ids[2].id)").status == 404)
+        // The token still works after the restart.
+        #expect(try request(server.port, "POST", "/sessions/\(ids[1].id)/events", token: ids[1].token, body: #"{"type":"finish"}"#).status == 202)
+    }
+
+    @Test func aTornOrCorruptJournalTailIsCutAndTheRestRecovered() throws {
+        let directory = "/tmp/loaderd-torn-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManagerLite.removeTree(directory) }
+        var sessionIDs: [String] = []
+        do {
+            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let (server, _) = try startService(sessions: store)
+            for _ in 0..<4 { sessionIDs.append(try create(server.port).id) }
+            server.shutdown(gracePeriod: 1_000_000_000)
+        }
+        let path = directory + "/sessions.journal"
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A torn last record: half of it written.
+        try Data(intact + Data([0x40, 0, 0, 0, 1, 2, 3, 4]) + Data("{\"op\":\"cre".utf8)).write(to: URL(fileURLWithPath: path))
+        do {
+            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            #expect(store.count == 4)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == intact.count)
+        // A flipped bit in the last record: that record is cut, the rest kept.
+        var flipped = intact
+        flipped[flipped.count - 5] ^= 0x04
+        try flipped.write(to: URL(fileURLWithPath: path))
+        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        #expect(store.count == 3)
+        for id in sessionIDs.prefix(3) { #expect((try? store.snapshot(id)) != nil) }
+    }
+}
+
+/// Removes a directory tree (test clean-up).
+enum FileManagerLite {
+    static func removeTree(_ path: String) throws {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name == "." || name == ".." { continue }
+                unlink(path + "/" + name)
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
+}
