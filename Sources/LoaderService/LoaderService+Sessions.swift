@@ -13,7 +13,7 @@ extension LoaderService {
         guard let definition = catalog[name] else { throw ServiceError.invalid("loader must be one of \(catalog.names.joined(separator: ", ")), not \(name)") }
         var params: [(String, JSONValue)] = []
         switch body["params"] {
-        case nil, .null?: break
+        case nil: break
         case .object(let fields)?: params = fields
         default: throw ServiceError.invalid("params must be an object of the loader's parameters")
         }

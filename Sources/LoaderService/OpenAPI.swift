@@ -22,6 +22,7 @@ enum OpenAPI {
         simple(&w, "/readyz", "Readiness: accepting work (503 while shutting down).", okSchema: #"{"status":"ready"}"#, extra503: true)
         metricsPath(&w)
         openAPIPath(&w)
+        sessionPaths(&w, catalog)
         w.endObject()
         components(&w, catalog)
         w.endObject()
@@ -101,7 +102,7 @@ enum OpenAPI {
                 query(&w, event.name, "\(event.summary) (\(takers.joined(separator: ", "))).", s)
             }
         }
-        header(&w, "Last-Event-ID", "Stream: resume after this frame id.", #"{"type":"string","pattern":"^[0-9]+$"}"#)
+        header(&w, "Last-Event-ID", "Stream: resume after this frame id (an integer; ignored by single frames and batches).", #"{"type":"string"}"#)
         w.endArray()
         w.key("responses")
         w.beginObject()
@@ -118,7 +119,7 @@ enum OpenAPI {
         w.key("application/json")
         w.rawValue(Array(##"{"schema":{"oneOf":[{"$ref":"#/components/schemas/Frame"},{"$ref":"#/components/schemas/Batch"}]}}"##.utf8))
         w.key("text/event-stream")
-        w.rawValue(Array(#"{"schema":{"type":"string","description":"retry, then frame events (id, event: frame, data: Frame JSON), comments, and event: end."}}"#.utf8))
+        w.rawValue(Array(#"{"schema":\#(eventSchema)}"#.utf8))
         w.endObject()
         w.endObject()
         for (code, text, schema) in [
@@ -181,6 +182,151 @@ enum OpenAPI {
         w.endObject()
     }
 
+    static func sessionPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+        let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id (128 random bits, URL-safe).","schema":{"type":"string"}}"#
+        let bearer = #"[{"bearer":[]}]"#
+        w.key("/sessions")
+        w.beginObject()
+        w.key("post")
+        w.beginObject()
+        w.field("operationId", "createSession")
+        w.field("summary", "Create a live session of a loader; the token in the answer authorizes its events.")
+        w.key("requestBody")
+        w.beginObject()
+        w.field("required", true)
+        w.key("content")
+        w.beginObject()
+        w.key("application/json")
+        w.beginObject()
+        w.key("schema")
+        w.beginObject()
+        w.key("oneOf")
+        w.beginArray()
+        for loader in catalog.loaders {
+            // One branch per loader: its own parameters only (numbers as JSON numbers).
+            w.beginObject()
+            w.field("type", "object")
+            w.key("required")
+            w.rawValue(Array(#"["loader"]"#.utf8))
+            w.field("additionalProperties", false)
+            w.key("properties")
+            w.beginObject()
+            w.key("loader")
+            w.rawValue(Array(enumSchema([loader.name]).utf8))
+            w.key("params")
+            w.beginObject()
+            w.field("type", "object")
+            w.field("description", "The loader's parameters, as in GET /loaders/\(loader.name).")
+            w.field("additionalProperties", false)
+            w.key("properties")
+            w.beginObject()
+            for spec in loader.parameters {
+                w.key(spec.name)
+                w.rawValue(Array(schema(spec).utf8))
+            }
+            w.endObject()
+            w.endObject()
+            w.endObject()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        w.endObject()
+        w.endObject()
+        responses(&w, [
+            ("201", "Created; Location names it. Made durable (journaled) before this answer when a data directory is set.", ref("SessionCreated")),
+            ("400", "A malformed body or a bad parameter.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("503", "The session limit is reached.", ref("Error")),
+        ])
+        w.endObject()
+        w.endObject()
+
+        w.key("/sessions/{id}")
+        w.beginObject()
+        w.key("get")
+        w.beginObject()
+        w.field("operationId", "getSession")
+        w.field("summary", "A session's loader, params, creation time, clock now (t), done, viewers and events.")
+        w.key("parameters")
+        w.rawValue(Array("[\(idParameter)]".utf8))
+        responses(&w, [
+            ("200", "The session.", ref("SessionState")),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
+        ])
+        w.endObject()
+        w.key("delete")
+        w.beginObject()
+        w.field("operationId", "deleteSession")
+        w.field("summary", "Delete a session (its token required); afterwards it answers 404.")
+        w.key("security")
+        w.rawValue(Array(bearer.utf8))
+        w.key("parameters")
+        w.rawValue(Array("[\(idParameter)]".utf8))
+        responses(&w, [
+            ("204", "Deleted.", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+        ])
+        w.endObject()
+        w.endObject()
+
+        w.key("/sessions/{id}/frames")
+        w.beginObject()
+        w.key("get")
+        w.beginObject()
+        w.field("operationId", "getSessionFrames")
+        w.field("summary", "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
+        w.key("parameters")
+        w.rawValue(Array(("[\(idParameter)," + #"{"name":"t","in":"query","required":false,"description":"An earlier moment on the session clock.","schema":"# + numberSchema(min: 0, max: TimeValue.maximum) + "},"
+            + #"{"name":"fps","in":"query","required":false,"description":"Stream: frames per second.","schema":"# + numberSchema(min: 1, max: 120) + "},"
+            + #"{"name":"stream","in":"query","required":false,"schema":{"type":"string","enum":["sse"]}}]"#).utf8))
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
+        for (code, text) in [("400", "A bad parameter, or t later than the session's clock."), ("404", "No such session."),
+                             ("406", "The Accept header excludes application/json and text/event-stream."),
+                             ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
+            response(&w, code, text, ref("Error"))
+        }
+        w.endObject()
+        w.endObject()
+        w.endObject()
+
+        w.key("/sessions/{id}/events")
+        w.beginObject()
+        w.key("post")
+        w.beginObject()
+        w.field("operationId", "postSessionEvent")
+        w.field("summary", "Report progress or finish (web) or stop (every loader), at the session clock now.")
+        w.key("security")
+        w.rawValue(Array(bearer.utf8))
+        w.key("parameters")
+        w.rawValue(Array("[\(idParameter)]".utf8))
+        w.key("requestBody")
+        w.rawValue(Array(#"{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["progress","finish","stop"]}}}}}}"#.utf8))
+        responses(&w, [
+            ("202", "Accepted, with the event's time on the session clock; durable before this answer when a data directory is set.", #"{"type":"object","required":["type","t"],"properties":{"type":{"type":"string"},"t":{"type":"number"}}}"#),
+            ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("409", "The session is done, or progress after finish.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("429", "The per-session event limit is reached.", ref("Error")),
+        ])
+        w.endObject()
+        w.endObject()
+    }
+
     // MARK: Components
 
     static func components(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
@@ -198,13 +344,23 @@ enum OpenAPI {
         w.rawValue(Array(##"{"type":"object","required":["loader","fps","frames"],"properties":{"loader":{"type":"string"},"fps":{"type":"number"},"frames":{"type":"array","items":{"$ref":"#/components/schemas/Frame"}}}}"##.utf8))
         w.key("Loader")
         w.rawValue(Array(#"{"type":"object","required":["name","description","canvas","period","parameters","events","reducedMotion"],"properties":{"name":{"type":"string"},"description":{"type":"string"},"canvas":{"type":"object","required":["width","height"],"properties":{"width":{"type":"number"},"height":{"type":"number"}}},"period":{"type":["number","null"]},"parameters":{"type":"array","items":{"type":"object","required":["name","type","default","description"]}},"events":{"type":"array","items":{"type":"object","required":["name","type"]}},"reducedMotion":{"type":"string"}}}"#.utf8))
+        w.key("SessionCreated")
+        w.rawValue(Array(#"{"type":"object","required":["id","token","loader","createdAt"],"properties":{"id":{"type":"string"},"token":{"type":"string","description":"Secret: send as Authorization: Bearer <token> to post events or delete."},"loader":{"type":"string"},"createdAt":{"type":"string","format":"date-time"}}}"#.utf8))
+        w.key("SessionState")
+        w.rawValue(Array(#"{"type":"object","required":["id","loader","params","createdAt","t","done","viewers","events"],"properties":{"id":{"type":"string"},"loader":{"type":"string"},"params":{"type":"object"},"createdAt":{"type":"string","format":"date-time"},"t":{"type":"number","description":"The session clock now: seconds since createdAt."},"done":{"type":"boolean"},"viewers":{"type":"integer"},"events":{"type":"array","items":{"type":"object","required":["type","t"],"properties":{"type":{"type":"string","enum":["progress","finish","stop"]},"t":{"type":"number"}}}}}}"#.utf8))
         w.key("Catalog")
         w.rawValue(Array(##"{"type":"object","required":["loaders"],"properties":{"loaders":{"type":"array","items":{"$ref":"#/components/schemas/Loader"}}}}"##.utf8))
         w.endObject()
+        w.key("securitySchemes")
+        w.rawValue(Array(#"{"bearer":{"type":"http","scheme":"bearer","description":"The token returned when the session was created."}}"#.utf8))
         w.endObject()
     }
 
     // MARK: Pieces
+
+    /// What each server-sent event of a stream holds (OpenAPI 3.1: the
+    /// event-stream media type's schema describes one event).
+    static let eventSchema = #"{"type":"object","description":"One event: frames (event: frame, id k, data: a Frame as JSON), then event: end (data: an object with the reason); a first retry: and comment lines are not events.","properties":{"id":{"type":"string"},"event":{"type":"string","enum":["frame","end"]},"data":{"type":"string"},"retry":{"type":"integer"}}}"#
 
     static func ref(_ name: String) -> String { ##"{"$ref":"#/components/schemas/"## + name + #""}"# }
 

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Kills loaderd with SIGKILL while session events are posted at a high rate,
+restarts it on the same data directory, and checks that every event that got
+a 2xx is there. Exits 1 if any acknowledged event is lost.
+
+    Tests/system/crash_durability.py path/to/loaderd [--seconds 1.5] [--writers 8]
+"""
+import argparse, http.client, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+def start(binary, port, data):
+    p = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "warning"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            c.request("GET", "/readyz")
+            if c.getresponse().status == 200:
+                return p
+        except OSError:
+            time.sleep(0.02)
+    p.kill()
+    raise SystemExit("loaderd did not start")
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--seconds", type=float, default=1.5)
+    ap.add_argument("--writers", type=int, default=8)
+    ap.add_argument("--sessions", type=int, default=16)
+    a = ap.parse_args()
+    data = tempfile.mkdtemp(prefix="loaderd-crash-")
+    port = free_port()
+    server = start(a.binary, port, data)
+
+    sessions = []
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    for _ in range(a.sessions):
+        c.request("POST", "/sessions", body='{"loader":"web"}', headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        body = json.loads(r.read())
+        assert r.status == 201, r.status
+        sessions.append((body["id"], body["token"]))
+
+    acknowledged = []   # (session id, t) of every 2xx
+    lock = threading.Lock()
+    stop = threading.Event()
+    errors = [0]
+
+    def writer(n):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        i = n
+        while not stop.is_set():
+            sid, token = sessions[i % len(sessions)]
+            i += a.writers
+            try:
+                conn.request("POST", f"/sessions/{sid}/events", body='{"type":"progress"}',
+                             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                r = conn.getresponse()
+                body = r.read()
+                if r.status == 202:
+                    with lock:
+                        acknowledged.append((sid, json.loads(body)["t"]))
+            except (OSError, http.client.HTTPException):
+                errors[0] += 1  # the kill: no answer means not acknowledged
+                return
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(a.writers)]
+    started = time.monotonic()
+    for t in threads: t.start()
+    time.sleep(a.seconds)
+    server.send_signal(signal.SIGKILL)   # mid-burst, with requests in flight
+    server.wait()
+    elapsed = time.monotonic() - started
+    stop.set()
+    for t in threads: t.join()
+
+    server = start(a.binary, port, data)
+    lost = 0
+    found = 0
+    by_session = {}
+    for sid, t in acknowledged:
+        by_session.setdefault(sid, set()).add(t)
+    for sid, times in by_session.items():
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("GET", f"/sessions/{sid}")
+        state = json.loads(c.getresponse().read())
+        present = {e["t"] for e in state.get("events", [])}
+        found += len(times & present)
+        lost += len(times - present)
+    server.send_signal(signal.SIGTERM)
+    server.wait()
+    shutil.rmtree(data, ignore_errors=True)
+    rate = len(acknowledged) / elapsed if elapsed > 0 else 0
+    print(f"crash durability: {len(acknowledged)} events acknowledged in {elapsed:.2f} s "
+          f"({rate:.0f}/s, {a.writers} writers) before SIGKILL; after restart {found} found, {lost} lost")
+    if not acknowledged or lost:
+        print("FAILED: acknowledged events lost" if lost else "FAILED: nothing was acknowledged")
+        sys.exit(1)
+
+if __name__ == "__main__":
+    main()
