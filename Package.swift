@@ -21,7 +21,7 @@ let package = Package(
         // The executable: flags, config file, signals.
         .executableTarget(name: "loaderd", dependencies: ["LoaderService"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
-        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine"]),
+        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "LoaderService"]),
         .testTarget(
             name: "LoaderEngineTests",
             dependencies: ["LoaderEngine"],

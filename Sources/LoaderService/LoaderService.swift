@@ -18,6 +18,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     private let ready = Atomic<Bool>(true)
     /// Per event loop, touched only on that loop: the shared stream frame cache.
     let streamCaches: [StreamFrameCache]
+    /// Animated SVGs by loader and query (each costs thousands of frames).
+    let animations = Mutex<[String: [UInt8]]>([:])
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
 
@@ -26,6 +28,9 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         case catalog = "/loaders"
         case loader = "/loaders/{name}"
         case frames = "/loaders/{name}/frames"
+        case frameSVG = "/loaders/{name}/frames.svg"
+        case animationSVG = "/loaders/{name}/animation.svg"
+        case demo = "/"
         case healthz = "/healthz"
         case readyz = "/readyz"
         case metrics = "/metrics"
@@ -49,6 +54,9 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         router.add(.GET, "/loaders", .catalog)
         router.add(.GET, "/loaders/:name", .loader)
         router.add(.GET, "/loaders/:name/frames", .frames)
+        router.add(.GET, "/loaders/:name/frames.svg", .frameSVG)
+        router.add(.GET, "/loaders/:name/animation.svg", .animationSVG)
+        router.add(.GET, "/", .demo)
         router.add(.GET, "/healthz", .healthz)
         router.add(.GET, "/readyz", .readyz)
         router.add(.GET, "/metrics", .metrics)
@@ -121,11 +129,15 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
                 throw unknownLoader(parameters["name"] ?? "")
             }
             return try json(entry, request, cacheControl: "public, max-age=300")
-        case .frames:
+        case .frames, .frameSVG, .animationSVG:
             guard let name = parameters["name"], let definition = catalog[name] else {
                 throw unknownLoader(parameters["name"] ?? "")
             }
+            if route == .animationSVG { return try animationSVG(definition, request) }
+            if route == .frameSVG || Self.prefersSVG(request) { return try frameSVG(definition, request) }
             return try frames(definition, request, context)
+        case .demo:
+            return DemoPage.response(request)
         case .healthz:
             return try json(Array(#"{"status":"ok"}"#.utf8), request, cacheControl: "no-store")
         case .readyz:

@@ -5,6 +5,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first ?? "engine" {
 case "engine":
     EngineBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "svg":
+    SVGReport.run()
 default:
-    print("usage: loaderd-bench engine [--iterations N]")
+    print("usage: loaderd-bench engine [--iterations N] | svg")
 }

@@ -1,0 +1,58 @@
+import HTTPServer
+import LoaderEngine
+import Synchronization
+
+extension LoaderService {
+    /// `GET /loaders/{name}/frames.svg` (and `Accept: image/svg+xml` on
+    /// `/frames`): one frame as SVG.
+    func frameSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try FramesQuery(request, definition)
+        for name in ["from", "to", "fps", "stream", "duration"] where query.values[name] != nil {
+            throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
+        }
+        let loader: ConfiguredLoader
+        do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
+        let explicit = try query.time("t")
+        return try picture(SVG.frame(loader.frame(at: explicit ?? 0)), request,
+                           cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
+    }
+
+    /// `GET /loaders/{name}/animation.svg`: a self-contained looping SVG.
+    func animationSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
+        for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
+            if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) { continue }
+            throw ServiceError.invalid("\(item.name) does not apply to an animation; it takes the loader's parameters only")
+        }
+        let items = request.query.map { (name: $0.name.hasPrefix("loader.") ? String($0.name.dropFirst(7)) : $0.name, value: $0.value) }
+        let key = definition.name + "?" + items.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        if let cached = animations.withLock({ $0[key] }) {
+            return try picture(cached, request, cacheControl: "public, max-age=86400")
+        }
+        let animation: SVGAnimation
+        do { animation = try SVGAnimation.loop(for: definition, parameters: items) } catch let e as ParameterError { throw ServiceError(e) }
+        animations.withLock { cache in
+            if cache.count >= 64 { cache.removeAll() }
+            cache[key] = animation.svg
+        }
+        return try picture(animation.svg, request, cacheControl: "public, max-age=86400")
+    }
+
+    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
+        guard Negotiation.accepts(request, "image/svg+xml") else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
+        }
+        let etag = ETag.strong(body)
+        var headers: HTTPResponseHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": cacheControl, "ETag": etag]
+        if ETag.matches(request.headers["if-none-match"], etag) {
+            headers.remove("Content-Type")
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return HTTPResponse(status: .ok, headers: headers, body: body)
+    }
+
+    /// Whether the client asks for SVG rather than JSON on `/frames`.
+    static func prefersSVG(_ request: HTTPRequest) -> Bool {
+        guard let ranges = Negotiation.ranges(request.headers["accept"]) else { return false }
+        return ranges.contains("image/svg+xml") && !ranges.contains("application/json") && !ranges.contains("text/event-stream")
+    }
+}

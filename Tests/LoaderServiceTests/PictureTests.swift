@@ -1,0 +1,85 @@
+import FoundationEssentials
+import HTTPTestSupport
+import Testing
+@testable import HTTPServer
+@testable import LoaderEngine
+@testable import LoaderService
+
+@Suite(.serialized)
+struct PictureTests {
+    /// `viewBox="x y w h"` of an SVG.
+    func viewBox(_ svg: String) -> [Double] {
+        let parts = svg.split(separator: "\"", omittingEmptySubsequences: false)
+        guard let i = parts.firstIndex(where: { $0.hasSuffix("viewBox=") }), i + 1 < parts.count else { return [] }
+        return parts[i + 1].split(separator: " ").compactMap { Double($0) }
+    }
+
+    func count(_ needle: String, in text: String) -> Int {
+        var n = 0
+        var rest = Substring(text)
+        while let i = rest.firstIndex(of: needle.first!) {
+            if rest[i...].hasPrefix(needle) { n += 1 }
+            rest = rest[rest.index(after: i)...]
+        }
+        return n
+    }
+
+    @Test func aFrameAsSVGHoldsEveryElement() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let r = try get(server.port, "/loaders/switch/frames.svg?t=0")
+        #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
+        #expect(r.headers["cache-control"] == "public, max-age=31536000, immutable")
+        let svg = r.text
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("fill=\"#000000\""))  // white dots on black
+        #expect(count("<circle", in: svg) == 3)
+        // dot0 sits on the left edge at t=0: the box reaches past x=0 by its radius.
+        let box = viewBox(svg)
+        #expect(box.count == 4 && box[0] <= -4 && box[0] + box[2] >= 84)
+        let web = try get(server.port, "/loaders/web/frames?t=0.4&progress=0.1", ["Accept": "image/svg+xml"])
+        #expect(web.headers["content-type"] == "image/svg+xml" && web.text.contains("fill=\"#FFFFFF\""))
+        #expect(web.text.contains("id=\"drop0\""))
+        #expect(try get(server.port, "/loaders/web/frames.svg?fps=3").status == 400)
+        #expect(try get(server.port, "/loaders/web/frames.svg?t=1", ["Accept": "application/json"]).status == 406)
+    }
+
+    @Test func animationsLoopAndStayCloseToTheEngine() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        for name in ["typing", "switch", "web"] {
+            let r = try get(server.port, "/loaders/\(name)/animation.svg")
+            #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
+            #expect(r.text.contains("repeatCount=\"indefinite\""))
+            #expect(!r.text.contains("e-"), "no exponents in SMIL values")
+        }
+        #expect(try get(server.port, "/loaders/typing/animation.svg?count=5&color=ff0000").text.contains("id=\"dot4\""))
+        #expect(try get(server.port, "/loaders/typing/animation.svg?t=1").status == 400)
+        #expect(try get(server.port, "/loaders/web/animation.svg?progress=1").status == 400)
+        for definition in LoaderCatalog.standard.loaders {
+            let a = try SVGAnimation.loop(for: definition, parameters: [])
+            #expect(a.maxPositionError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
+            #expect(a.maxOpacityError <= SVGAnimation.valueTolerance * 1.5, "\(definition.name)")
+            #expect(a.maxRadiusError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
+        }
+        // One period: the loop's two ends show the same frame.
+        let typing = try SVGAnimation.loop(for: LoaderCatalog.standard["typing"]!, parameters: [])
+        let first = typing.loader.frame(at: typing.start), last = typing.loader.frame(at: typing.start + typing.duration)
+        for (a, b) in zip(first.elements, last.elements) {
+            #expect(abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9 && abs(a.scale - b.scale) < 1e-9 && abs(a.opacity - b.opacity) < 1e-9)
+        }
+    }
+
+    @Test func theDemoPageIsSelfContained() throws {
+        let (server, _) = try startService()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let r = try get(server.port, "/")
+        #expect(r.status == 200 && r.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(r.text.contains("new EventSource"))
+        #expect(r.text.contains("prefers-reduced-motion"))
+        #expect(r.text.contains("data-frames") || r.text.contains("dataset.frames"))
+        // Nothing is fetched from elsewhere.
+        #expect(!r.text.contains("http://") && !r.text.contains("https://"))
+        #expect(!r.text.contains("src=\"http") && !r.text.contains("href=\"http"))
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Real-browser tests with headless Chromium (run by .ci/run):
+1. the demo page receives at least 10 frames per loader and draws non-blank
+   canvases (its `?frames=N` mode closes each stream after N frames so that
+   --dump-dom returns), and a screenshot is kept;
+2. animation.svg in an <img> shows different pixels at two moments.
+Exits 1 on failure.
+
+    Tests/system/browser_test.py path/to/loaderd output-dir
+"""
+import os, re, socket, struct, subprocess, sys, time, urllib.request, zlib
+
+def free_port():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        for d in os.environ.get("PATH", "").split(":"):
+            if os.access(os.path.join(d, name), os.X_OK):
+                return os.path.join(d, name)
+    sys.exit("FAILED: no chromium on PATH")
+
+def run_browser(args, timeout=60):
+    base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+            "--user-data-dir=" + os.path.join(OUT, "chromium-profile")]
+    return subprocess.run(base + args, capture_output=True, text=True, timeout=timeout)
+
+def pixels(path):
+    data = open(path, "rb").read()
+    pos, idat = 8, b""
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, bpp = zlib.decompress(idat), 4 if ctype == 6 else 3
+    stride, rows, prev, i = w * bpp, [], bytearray(w * bpp), 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + b) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line)); prev = line
+    return w, h, bpp, rows
+
+def main():
+    global OUT
+    binary, OUT = sys.argv[1], sys.argv[2]
+    os.makedirs(OUT, exist_ok=True)
+    port = free_port()
+    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning"], stdout=subprocess.DEVNULL)
+    failures = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/readyz", timeout=1); break
+            except OSError:
+                time.sleep(0.05)
+
+        # 1. The demo page: frames per loader, canvases drawn.
+        dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=12"]).stdout
+        cards = re.findall(r'<section class="card" data-loader="(\w+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
+        seen = {name: (int(frames), nonblank) for name, frames, nonblank in cards}
+        for name in ("typing", "switch", "web"):
+            frames, nonblank = seen.get(name, (0, None))
+            print(f"demo page: {name}: {frames} frames received, canvas non-blank: {nonblank}")
+            if frames < 10: failures.append(f"{name} received {frames} frames (< 10)")
+            if nonblank != "true": failures.append(f"{name} canvas is blank")
+        shot = os.path.join(OUT, "demo.png")
+        run_browser(["--window-size=1280,900", "--virtual-time-budget=15000", "--screenshot=" + shot, base + "/?frames=12"])
+        w, h, bpp, rows = pixels(shot)
+        colours = {rows[y][x * bpp:x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 7)}
+        print(f"demo page screenshot: {shot} ({w}×{h}, {len(colours)} colours sampled)")
+        if len(colours) < 8: failures.append("the demo screenshot is nearly uniform")
+
+        # 2. animation.svg in <img> tags at two moments.
+        shots = []
+        for ms in (300, 1100):
+            path = os.path.join(OUT, f"embed-{ms}ms.png")
+            run_browser(["--window-size=900,260", f"--virtual-time-budget={ms}", "--screenshot=" + path, base + "/?view=embed"])
+            shots.append(pixels(path))
+        (w, h, bpp, a), (_, _, _, b) = shots
+        changed = sum(1 for y in range(h) for x in range(w) if a[y][x * bpp:x * bpp + 3] != b[y][x * bpp:x * bpp + 3])
+        print(f"animation.svg in <img>: {changed} pixels differ between 300 ms and 1100 ms")
+        if changed < 50: failures.append("animation.svg did not change between two moments")
+    finally:
+        server.terminate()
+        server.wait()
+    if failures:
+        print("FAILED: " + "; ".join(failures))
+        sys.exit(1)
+    print("browser: 2 passed, 0 failed")
+
+if __name__ == "__main__":
+    main()
