@@ -136,16 +136,13 @@ function connect(s) {
   s.card.dataset.frames = "0";
   const source = new EventSource(streamURL(s));
   s.source = source;
-  let last = performance.now(), rate = 0;
+  const fps = fpsInput.value;
   source.addEventListener("frame", (e) => {
     const frame = JSON.parse(e.data);
     draw(s, frame);
     s.frames += 1;
     s.card.dataset.frames = String(s.frames);
-    const now = performance.now();
-    rate = rate * 0.9 + (1000 / Math.max(1, now - last)) * 0.1;
-    last = now;
-    s.stats.textContent = `frame ${e.lastEventId}  t=${frame.t.toFixed(3)} s  ${frame.elements.length} elements  ${rate.toFixed(0)} fps${frame.done ? "  done" : ""}`;
+    s.stats.textContent = `frame ${e.lastEventId}  t=${frame.t.toFixed(3)} s  ${frame.elements.length} elements  at ${fps} fps${frame.done ? "  done" : ""}`;
     if (frameLimit && s.frames >= frameLimit) {
       source.close();
       s.card.dataset.nonblank = String(nonBlank(s));
