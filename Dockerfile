@@ -17,7 +17,8 @@ COPY --from=build --chown=65532:65532 /out/data /var/lib/loaderd
 # Listen on every interface inside the container; sessions journal to the volume.
 # A config file mounted at /etc/loaderd/loaderd.json is read at start.
 ENV LOADERD_HOST=0.0.0.0 \
-    LOADERD_PORT=8080
+    LOADERD_PORT=8080 \
+    LOADERD_DATA_DIR=/var/lib/loaderd
 USER 65532:65532
 EXPOSE 8080
 VOLUME ["/var/lib/loaderd"]
