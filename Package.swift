@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(name: "loaderd", dependencies: ["LoaderService"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "LoaderService"]),
+        // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
+        .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
         .testTarget(
             name: "LoaderEngineTests",
             dependencies: ["LoaderEngine"],

@@ -147,6 +147,9 @@ final class FrameStream {
     private let heartbeatNanoseconds: UInt64
     private var k = 0
     private var timer: TimerHandle?
+    /// The tick, made once at the start (not a new closure per frame); it
+    /// holds the stream until `stop` lets go of it.
+    private var tickTask: (() -> Void)?
     private var heartbeat: TimerHandle?
     private var stoppedAlready = false
 
@@ -159,6 +162,7 @@ final class FrameStream {
     }
 
     func start() {
+        tickTask = { [self] in tick() }
         k = source.due(at: monotonicNanoseconds())
         writer.onClose = { [self] in stop() }
         writer.onShutdown = { [self] in end(reason: "shutdown") }
@@ -194,7 +198,8 @@ final class FrameStream {
             metrics.framesSkipped.add(1, ordering: .relaxed)
         }
         k += 1
-        timer = writer.loop.schedule(at: source.deadline(of: k)) { [self] in tick() }
+        guard let tickTask else { return }
+        timer = writer.loop.schedule(at: source.deadline(of: k), tickTask)
     }
 
     private func scheduleHeartbeat() {
@@ -214,6 +219,7 @@ final class FrameStream {
     }
 
     private func stop() {
+        tickTask = nil
         timer?.cancel()
         heartbeat?.cancel()
         timer = nil

@@ -18,6 +18,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     private let ready = Atomic<Bool>(true)
     /// Per event loop, touched only on that loop: the shared stream frame cache.
     let streamCaches: [StreamFrameCache]
+    /// Per event loop: answers that never change.
+    let responseCaches: [ResponseCache]
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex<[String: [UInt8]]>([:])
     /// Set once before the server starts.
@@ -71,6 +73,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
         openAPIJSON = OpenAPI.document(catalog: catalog, configuration: configuration)
         streamCaches = (0..<max(1, eventLoops)).map { _ in StreamFrameCache() }
+        responseCaches = (0..<max(1, eventLoops)).map { _ in ResponseCache() }
     }
 
     /// Connects the service to the server that runs it (metrics, readiness).
@@ -84,6 +87,21 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         let start = monotonicNanoseconds()
+        // A repeated request for an answer that never changes: no parsing,
+        // computing or encoding.
+        let cacheable = request.method == .GET || request.method == .HEAD
+        let cache = responseCaches[context.loop.index % responseCaches.count]
+        let key = ResponseCache.Key(target: request.target, accept: request.headers["accept"] ?? "")
+        if cacheable, request.headers["origin"] == nil, let hit = cache.lookup(key) {
+            var response = hit.response
+            if ETag.matches(request.headers["if-none-match"], hit.etag) {
+                response.headers.remove("Content-Type")
+                response.body = .bytes([])
+                response.status = .notModified
+            }
+            finish(request, response, route: hit.route, start: start)
+            return response
+        }
         var routeName = "unmatched"
         var response: HTTPResponse
         do {
@@ -110,6 +128,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
             response = ServiceError(.internalServerError, "internal_error", "internal error").response
         }
         applyCORS(&response, request)
+        if cacheable && request.headers["origin"] == nil { cache.store(key, response, route: routeName) }
         finish(request, response, route: routeName, start: start)
         return response
     }

@@ -32,7 +32,8 @@ final class Connection: Selectable {
     private var closeAfterFlush = false
     private var peerClosed = false
     private var readingPaused = false
-    private var writeInterest = false
+    /// The epoll events registered now (changed only when they must).
+    private var registeredEvents: UInt32 = CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP
     private(set) var isClosed = false
     private var shuttingDown = false
 
@@ -220,6 +221,31 @@ final class Connection: Selectable {
 
     // MARK: Output
 
+    /// Writes `bytes` now when nothing waits before them (one `send`, no
+    /// queueing: a stream's frames), else queues them behind what waits.
+    func send(_ bytes: [UInt8]) {
+        guard !isClosed, !bytes.isEmpty else { return }
+        guard output.isEmpty else {
+            enqueue(bytes)
+            flush()
+            return
+        }
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n == bytes.count {
+            lastWriteProgress = monotonicNanoseconds()
+            return
+        }
+        if n < 0 {
+            let e = errno
+            guard e == EAGAIN || e == EWOULDBLOCK || e == EINTR else { close(); return }
+            enqueue(bytes)
+        } else {
+            lastWriteProgress = monotonicNanoseconds()
+            enqueue(Array(bytes[n...]))
+        }
+        updateInterest()
+    }
+
     func enqueue(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, !isClosed else { return }
         output.append(bytes)
@@ -320,10 +346,10 @@ final class Connection: Selectable {
         guard !isClosed else { return }
         var events: UInt32 = 0
         if !readingPaused && !peerClosed { events |= CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP }
-        let wantWrite = !output.isEmpty
-        if wantWrite { events |= CLINUX_EPOLLOUT }
+        if !output.isEmpty { events |= CLINUX_EPOLLOUT }
+        guard events != registeredEvents else { return }
         loop.modify(registration, events: events)
-        writeInterest = wantWrite
+        registeredEvents = events
     }
 
     // MARK: Streams

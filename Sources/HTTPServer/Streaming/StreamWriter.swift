@@ -34,8 +34,7 @@ public final class StreamWriter {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard let connection, !closed else { return false }
-        connection.enqueue(bytes)
-        connection.flush()
+        connection.send(bytes)
         return !closed
     }
 

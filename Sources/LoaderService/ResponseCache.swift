@@ -1,0 +1,34 @@
+import HTTPServer
+
+/// Answers that never change (a frame or batch for explicit times, the
+/// catalog), kept per event loop by request target and `Accept`, so a repeated
+/// request skips parsing its parameters, computing and encoding. Loop thread
+/// only; bounded in entries and body size.
+final class ResponseCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let target: String
+        let accept: String
+    }
+
+    struct Entry {
+        let response: HTTPResponse
+        let etag: String
+        let route: String
+    }
+
+    static let capacity = 1024
+    static let maxBodyBytes = 64 * 1024
+    private var entries: [Key: Entry] = [:]
+
+    func lookup(_ key: Key) -> Entry? { entries[key] }
+
+    func store(_ key: Key, _ response: HTTPResponse, route: String) {
+        guard response.status == .ok,
+              response.headers["Cache-Control"]?.hasSuffix("immutable") == true || response.headers["Cache-Control"]?.hasPrefix("public") == true,
+              let etag = response.headers["ETag"],
+              case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes
+        else { return }
+        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+        entries[key] = Entry(response: response, etag: etag, route: route)
+    }
+}
