@@ -57,7 +57,11 @@ extension LoaderService {
         }
         let wantsStream = query.values["stream"] == "sse" || Negotiation.wantsEventStream(request)
         let loader: ConfiguredLoader
-        do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
+        do {
+            loader = try loaderCaches[context.loop.index % loaderCaches.count].loader(definition, query.loaderItems)
+        } catch {
+            throw ServiceError(error)
+        }
 
         if wantsStream {
             return try stream(loader, query, request, context)

@@ -18,8 +18,9 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     private let ready = Atomic<Bool>(true)
     /// Per event loop, touched only on that loop: the shared stream frame cache.
     let streamCaches: [StreamFrameCache]
-    /// Per event loop: answers that never change.
+    /// Per event loop: answers that never change, and configured loaders.
     let responseCaches: [ResponseCache]
+    let loaderCaches: [LoaderCache]
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex<[String: [UInt8]]>([:])
     /// Set once before the server starts.
@@ -74,6 +75,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         openAPIJSON = OpenAPI.document(catalog: catalog, configuration: configuration)
         streamCaches = (0..<max(1, eventLoops)).map { _ in StreamFrameCache() }
         responseCaches = (0..<max(1, eventLoops)).map { _ in ResponseCache() }
+        loaderCaches = (0..<max(1, eventLoops)).map { _ in LoaderCache() }
     }
 
     /// Connects the service to the server that runs it (metrics, readiness).
@@ -137,7 +139,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         ServiceError(status, ServiceError.code(for: status), message).response
     }
 
-    private func handle(_ route: Route, _ request: HTTPRequest, _ parameters: [String: String], _ context: RequestContext) throws -> HTTPResponse {
+    private func handle(_ route: Route, _ request: HTTPRequest, _ parameters: RouteParameters, _ context: RequestContext) throws -> HTTPResponse {
         switch route {
         case .catalog:
             try requireNoQuery(request)
@@ -219,11 +221,23 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
 /// Strong entity tags from the body bytes (FNV-1a, 64 bits).
 enum ETag {
     static func strong(_ body: [UInt8]) -> String {
+        // FNV-1a over 8-byte words, then the tail bytes; a final mix spreads
+        // the high bits. Only equality matters: same bytes, same tag.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        body.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                hash ^= raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                hash = hash &* 0x100_0000_01b3
+            }
+            for i in (words * 8)..<raw.count {
+                hash ^= UInt64(raw[i])
+                hash = hash &* 0x100_0000_01b3
+            }
         }
+        hash ^= hash >> 29
+        hash = hash &* 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 32
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

@@ -32,3 +32,28 @@ final class ResponseCache: @unchecked Sendable {
         entries[key] = Entry(response: response, etag: etag, route: route)
     }
 }
+
+/// Configured loaders by name and parameters, per event loop: building a
+/// loader's layer tree costs more than computing one of its frames. Loop
+/// thread only; cleared when full.
+final class LoaderCache: @unchecked Sendable {
+    private var loaders: [String: ConfiguredLoader] = [:]
+    static let capacity = 256
+
+    func loader(_ definition: LoaderDefinition, _ items: [(name: String, value: String)]) throws(ParameterError) -> ConfiguredLoader {
+        var key = definition.name
+        for item in items {
+            key += "&"
+            key += item.name
+            key += "="
+            key += item.value
+        }
+        if let hit = loaders[key] { return hit }
+        let loader = try definition.configure(items)
+        if loaders.count >= Self.capacity { loaders.removeAll(keepingCapacity: true) }
+        loaders[key] = loader
+        return loader
+    }
+}
+
+import LoaderEngine

@@ -8,65 +8,103 @@ enum RequestTarget {
     }
 
     static func parse(_ target: String, method: HTTPMethod) throws(HTTPParseError) -> Parts {
-        var utf8 = Substring(target).utf8[...]
         if target == "*" {
             guard method == .OPTIONS else { throw HTTPParseError(.badRequest, "* is only a target for OPTIONS") }
             return Parts(path: "*", segments: [], query: [])
         }
-        if utf8.first != UInt8(ascii: "/") {
-            // absolute-form: scheme "://" authority path-abempty [ "?" query ]
-            let lower = target.lowercasedASCII
-            let schemeLength: Int
-            if lower.hasPrefix("http://") { schemeLength = 7 } else if lower.hasPrefix("https://") { schemeLength = 8 } else {
-                throw HTTPParseError(.badRequest, "the request target must be a path or an absolute http URI")
-            }
-            utf8 = utf8.dropFirst(schemeLength)
-            guard let slash = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
-                return Parts(path: "/", segments: [], query: [])
-            }
-            utf8 = utf8[slash...]
-            if utf8.first == UInt8(ascii: "?") {
-                return Parts(path: "/", segments: [], query: try parseQuery(Substring(utf8.dropFirst())))
-            }
+        var copy = target
+        let result = copy.withUTF8 { bytes -> Result<Parts, HTTPParseError> in
+            do throws(HTTPParseError) { return .success(try parse(bytes)) } catch { return .failure(error) }
         }
-        let rawPath: Substring
-        var rawQuery: Substring = ""
-        if let q = utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = Substring(utf8[..<q])
-            rawQuery = Substring(utf8[utf8.index(after: q)...])
-        } else {
-            rawPath = Substring(utf8)
-        }
-        if let hash = rawQuery.firstIndex(of: "#") { rawQuery = rawQuery[..<hash] }
-        var segments = [String]()
-        var path = ""
-        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = percentDecode(raw, plusAsSpace: false) else {
-                throw HTTPParseError(.badRequest, "invalid percent-encoding in the path")
-            }
-            segments.append(decoded)
-        }
-        path = rawPath.isEmpty ? "/" : String(rawPath)
-        return Parts(path: path, segments: segments, query: try parseQuery(rawQuery))
+        return try result.get()
     }
 
-    static func parseQuery(_ raw: Substring) throws(HTTPParseError) -> [(name: String, value: String)] {
-        var items = [(name: String, value: String)]()
-        for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {
-            let name: Substring, value: Substring
-            if let eq = pair.firstIndex(of: "=") {
-                name = pair[..<eq]
-                value = pair[pair.index(after: eq)...]
-            } else {
-                name = pair
-                value = ""
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Parts {
+        var start = 0
+        if bytes.first != UInt8(ascii: "/") {
+            // absolute-form: scheme "://" authority path-abempty [ "?" query ]
+            let lower = String(decoding: bytes.prefix(8), as: UTF8.self).lowercasedASCII
+            if lower.hasPrefix("http://") { start = 7 } else if lower.hasPrefix("https://") { start = 8 } else {
+                throw HTTPParseError(.badRequest, "the request target must be a path or an absolute http URI")
             }
-            guard let n = percentDecode(name, plusAsSpace: true), let v = percentDecode(value, plusAsSpace: true) else {
-                throw HTTPParseError(.badRequest, "invalid percent-encoding in the query")
+            while start < bytes.count && bytes[start] != UInt8(ascii: "/") && bytes[start] != UInt8(ascii: "?") { start += 1 }
+        }
+        var pathEnd = start
+        while pathEnd < bytes.count && bytes[pathEnd] != UInt8(ascii: "?") && bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        var queryEnd = pathEnd
+        if pathEnd < bytes.count && bytes[pathEnd] == UInt8(ascii: "?") {
+            queryEnd = pathEnd + 1
+            while queryEnd < bytes.count && bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
+        }
+        // Path segments, each decoded on its own (so %2F stays inside one).
+        var segments: [String] = []
+        var i = start
+        while i < pathEnd {
+            var j = i
+            while j < pathEnd && bytes[j] != UInt8(ascii: "/") { j += 1 }
+            if j > i {
+                guard let segment = decode(UnsafeBufferPointer(rebasing: bytes[i..<j]), plusAsSpace: false) else {
+                    throw HTTPParseError(.badRequest, "invalid percent-encoding in the path")
+                }
+                segments.append(segment)
             }
-            items.append((n, v))
+            i = j + 1
+        }
+        let path = pathEnd > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self) : "/"
+        var query: [(name: String, value: String)] = []
+        if queryEnd > pathEnd + 1 {
+            query = try parseQuery(UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<queryEnd]))
+        }
+        return Parts(path: path, segments: segments, query: query)
+    }
+
+    static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        var i = 0
+        while i < bytes.count {
+            var end = i
+            var equals = -1
+            while end < bytes.count && bytes[end] != UInt8(ascii: "&") {
+                if equals < 0 && bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            if end > i {
+                let nameEnd = equals >= 0 ? equals : end
+                let valueStart = equals >= 0 ? equals + 1 : end
+                guard let name = decode(UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]), plusAsSpace: true),
+                      let value = decode(UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), plusAsSpace: true)
+                else { throw HTTPParseError(.badRequest, "invalid percent-encoding in the query") }
+                items.append((name, value))
+            }
+            i = end + 1
         }
         return items
+    }
+
+    /// Percent-decodes bytes (and `+` as space in queries); nil for a broken
+    /// escape or bytes that are not UTF-8.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+        var plain = true
+        for b in bytes where b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) || b >= 0x80 {
+            plain = false
+            break
+        }
+        if plain { return String(decoding: bytes, as: UTF8.self) }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else { return nil }
+                out.append(hi << 4 | lo)
+                i += 3
+                continue
+            }
+            out.append(plusAsSpace && c == UInt8(ascii: "+") ? UInt8(ascii: " ") : c)
+            i += 1
+        }
+        return String(validating: out, as: UTF8.self)
     }
 }
 

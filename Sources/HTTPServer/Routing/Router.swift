@@ -15,7 +15,7 @@ public struct Router<Handler: Sendable>: Sendable {
     }
 
     public enum Match {
-        case found(Handler, parameters: [String: String])
+        case found(Handler, parameters: RouteParameters)
         case notFound
         /// The path exists for these methods only.
         case methodNotAllowed(allowed: [HTTPMethod])
@@ -56,15 +56,26 @@ public struct Router<Handler: Sendable>: Sendable {
         return allowed
     }
 
-    private static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+    private static func match(_ pattern: [Segment], _ path: [String]) -> RouteParameters? {
         guard pattern.count == path.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, value) in zip(pattern, path) {
-            switch segment {
-            case .literal(let text): if text != value { return nil }
-            case .parameter(let name): parameters[name] = value
-            }
+        // Literals first: most routes fail on one, before any parameter is kept.
+        for i in pattern.indices {
+            if case .literal(let text) = pattern[i], text != path[i] { return nil }
+        }
+        var parameters = RouteParameters()
+        for i in pattern.indices {
+            if case .parameter(let name) = pattern[i] { parameters.values.append((name, path[i])) }
         }
         return parameters
+    }
+}
+
+/// The values of a route's `:name` segments (few: a linear search).
+public struct RouteParameters: Sendable {
+    var values: [(name: String, value: String)] = []
+
+    public subscript(name: String) -> String? {
+        for (n, v) in values where n == name { return v }
+        return nil
     }
 }
