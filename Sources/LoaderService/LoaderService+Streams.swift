@@ -69,23 +69,46 @@ final class StreamFrameCache: @unchecked Sendable {
     private struct Entry: Hashable { let key: Int; let k: Int }
     private var keys: [StreamKey: Int] = [:]
     private var events: [Entry: (bytes: [UInt8], done: Bool)] = [:]
+    private var bytes = 0
+    private var streams = 0
     static let capacity = 8192
+    static let maxBytes = 4 << 20
 
     func id(for key: StreamKey) -> Int {
+        streams += 1
         if let id = keys[key] { return id }
-        if keys.count >= Self.capacity { keys.removeAll(); events.removeAll() }
+        if keys.count >= Self.capacity { clear() }
         let id = keys.count
         keys[key] = id
         return id
     }
 
+    /// A stream ended; with none left on this loop the cache has nobody to
+    /// share with, and its memory goes.
+    func release() {
+        streams -= 1
+        if streams <= 0 {
+            streams = 0
+            keys = [:]
+            events = [:]
+            bytes = 0
+        }
+    }
+
     func event(key: Int, k: Int, make: () -> (bytes: [UInt8], done: Bool)) -> (bytes: [UInt8], done: Bool) {
         let entry = Entry(key: key, k: k)
         if let hit = events[entry] { return hit }
-        if events.count >= Self.capacity { events.removeAll(keepingCapacity: true) }
+        if events.count >= Self.capacity || bytes >= Self.maxBytes { events.removeAll(keepingCapacity: true); bytes = 0 }
         let made = make()
         events[entry] = made
+        bytes += made.bytes.count
         return made
+    }
+
+    private func clear() {
+        keys.removeAll()
+        events.removeAll()
+        bytes = 0
     }
 }
 
@@ -133,7 +156,7 @@ final class ReplaySource: StreamSource {
         }
     }
 
-    func stopped() {}
+    func stopped() { cache.release() }
 }
 
 /// One client's stream. Runs on the connection's loop; a timer per frame at

@@ -18,7 +18,9 @@ final class ResponseCache: @unchecked Sendable {
 
     static let capacity = 1024
     static let maxBodyBytes = 64 * 1024
+    static let maxBytes = 8 << 20
     private var entries: [Key: Entry] = [:]
+    private var bytes = 0
 
     func lookup(_ key: Key) -> Entry? { entries[key] }
 
@@ -28,8 +30,12 @@ final class ResponseCache: @unchecked Sendable {
               let etag = response.headers["ETag"],
               case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes
         else { return }
-        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+        if entries.count >= Self.capacity || bytes + body.count > Self.maxBytes {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
         entries[key] = Entry(response: response, etag: etag, route: route)
+        bytes += body.count
     }
 }
 

@@ -20,4 +20,7 @@ static const unsigned int CLINUX_EPOLLEXCLUSIVE = EPOLLEXCLUSIVE;
 /// accept4(2).
 int clinux_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
+/// malloc_trim(3): give freed heap back to the system.
+int clinux_malloc_trim(void);
+
 #endif

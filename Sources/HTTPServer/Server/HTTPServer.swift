@@ -45,7 +45,7 @@ public final class HTTPServer: @unchecked Sendable {
                 state.date.refresh()
                 let now = monotonicNanoseconds()
                 for connection in Array(state.connections.values) { connection.checkTimeouts(now: now) }
-                _ = core
+                if loop.index == 0 { core.releaseMemoryAfterDrops(now: now) }
             }
             loop.onStop = {
                 for connection in Array(state.connections.values) { connection.close() }

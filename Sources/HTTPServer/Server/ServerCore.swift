@@ -1,3 +1,4 @@
+import CLinux
 import Synchronization
 
 /// What every connection shares: configuration, the responder, counters.
@@ -55,6 +56,19 @@ final class ServerCore: @unchecked Sendable {
     func connectionClosed(_ c: Connection) {
         loopStates[c.loop.index].connections[ObjectIdentifier(c)] = nil
         openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    /// Gives freed heap back to the system (glibc keeps it otherwise) once
+    /// many connections have closed: after a burst, RSS returns to where it
+    /// was. At most every 2 s, from loop 0's tick.
+    private var lastTrim: UInt64 = 0
+    private var connectionsAtTrim = 0
+    func releaseMemoryAfterDrops(now: UInt64) {
+        guard now &- lastTrim > 2_000_000_000 else { return }
+        let open = openConnections.load(ordering: .relaxed)
+        if connectionsAtTrim - open >= 64 { _ = clinux_malloc_trim() }
+        connectionsAtTrim = open
+        lastTrim = now
     }
 
     func requestCompleted() { requestsServed.add(1, ordering: .relaxed) }

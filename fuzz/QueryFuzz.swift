@@ -1,0 +1,20 @@
+// libFuzzer target: query strings through the parameter parser, the loaders
+// and the frame encoder, for every loader; the JSON must be well formed enough
+// to start and end as an object, and nothing may crash, hang or leak.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: min(count, 4096)), as: UTF8.self)
+    var items: [(name: String, value: String)] = []
+    for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        items.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
+    }
+    for definition in LoaderCatalog.standard.loaders {
+        guard let query = try? FrameQuery(definition, items: items) else { continue }
+        let json = FrameEncoder.encode(query.frame)
+        if json.first != UInt8(ascii: "{") || json.last != UInt8(ascii: "}") { fatalError("malformed frame JSON") }
+        var renderer = FrameRenderer(query.loader)
+        _ = renderer.encodedFrame(at: query.t * 0.5)
+    }
+    return 0
+}
