@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import LoaderEngine
 import Synchronization
@@ -28,22 +29,39 @@ extension LoaderService {
         if let cached = animations.withLock({ $0[key] }) {
             return try picture(cached, request, cacheControl: "public, max-age=86400")
         }
-        let animation: SVGAnimation
-        do { animation = try SVGAnimation.loop(for: definition, parameters: items) } catch let e as ParameterError { throw ServiceError(e) }
-        animations.withLock { cache in
-            if cache.count >= 64 { cache.removeAll() }
-            cache[key] = animation.svg
+        // Check the parameters now (a 400 at once), build the animation off
+        // the event loop: sampling takes thousands of frames.
+        do { _ = try definition.configure(items) } catch { throw ServiceError(error) }
+        guard Negotiation.accepts(request, "image/svg+xml") else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
         }
-        return try picture(animation.svg, request, cacheControl: "public, max-age=86400")
+        let ifNoneMatch = request.headers["if-none-match"]
+        return .deferred { [self] promise in
+            DispatchQueue.global().async { [self] in
+                guard let animation = try? SVGAnimation.loop(for: definition, parameters: items) else {
+                    promise.succeed(ServiceError.invalid("the animation's parameters are not valid").response)
+                    return
+                }
+                animations.withLock { cache in
+                    if cache.count >= 64 { cache.removeAll() }
+                    cache[key] = animation.svg
+                }
+                promise.succeed(LoaderService.svgResponse(animation.svg, ifNoneMatch: ifNoneMatch, cacheControl: "public, max-age=86400"))
+            }
+        }
     }
 
     private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
         guard Negotiation.accepts(request, "image/svg+xml") else {
             throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
         }
+        return Self.svgResponse(body, ifNoneMatch: request.headers["if-none-match"], cacheControl: cacheControl)
+    }
+
+    static func svgResponse(_ body: [UInt8], ifNoneMatch: String?, cacheControl: String) -> HTTPResponse {
         let etag = ETag.strong(body)
         var headers: HTTPResponseHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": cacheControl, "ETag": etag]
-        if ETag.matches(request.headers["if-none-match"], etag) {
+        if ETag.matches(ifNoneMatch, etag) {
             headers.remove("Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }

@@ -18,6 +18,7 @@ enum OpenAPI {
         catalogPath(&w)
         loaderPath(&w, catalog)
         framesPath(&w, catalog, configuration)
+        picturePaths(&w, catalog)
         simple(&w, "/healthz", "Liveness: the process answers.", okSchema: #"{"status":"ok"}"#, extra503: false)
         simple(&w, "/readyz", "Readiness: accepting work (503 while shutting down).", okSchema: #"{"status":"ready"}"#, extra503: true)
         metricsPath(&w)
@@ -132,6 +133,63 @@ enum OpenAPI {
             response(&w, code, text, schema)
         }
         w.endObject()
+        w.endObject()
+        w.endObject()
+    }
+
+    /// The SVG pictures and the demo page.
+    static func picturePaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+        for (path, operation, summary, takesTime) in [
+            ("/loaders/{name}/frames.svg", "getFrameSVG", "One frame as SVG (white dots on black for typing and switch, blue on white for web); the viewBox holds every element.", true),
+            ("/loaders/{name}/animation.svg", "getAnimationSVG", "A self-contained animated SVG (SMIL) sampled from the engine: one period (typing, switch) or a sample page load (web); loops in an <img>.", false),
+        ] {
+            w.key(path)
+            w.beginObject()
+            w.key("get")
+            w.beginObject()
+            w.field("operationId", operation)
+            w.field("summary", summary)
+            w.key("parameters")
+            w.beginArray()
+            nameParameter(&w, catalog, strict: false)
+            if takesTime {
+                query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
+            }
+            var seen = Set<String>()
+            for loader in catalog.loaders {
+                for spec in loader.parameters where seen.insert(spec.name).inserted {
+                    query(&w, spec.name, "\(spec.summary) \(spec.acceptedForm).", schema(spec))
+                }
+                if takesTime {
+                    for event in loader.events where seen.insert(event.name).inserted {
+                        let s = event.kind == .time
+                            ? numberSchema(min: 0, max: TimeValue.maximum)
+                            : #"{"type":"string","pattern":"^$|^[0-9]+(\\.[0-9]+)?(,[0-9]+(\\.[0-9]+)?)*$"}"#
+                        query(&w, event.name, "\(event.summary)", s)
+                    }
+                }
+            }
+            w.endArray()
+            w.key("responses")
+            w.beginObject()
+            w.key("200")
+            w.rawValue(Array(#"{"description":"The picture.","content":{"image/svg+xml":{"schema":{"type":"string"}}}}"#.utf8))
+            for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
+                                 ("404", "No loader of that name."), ("406", "The Accept header excludes image/svg+xml.")] {
+                response(&w, code, text, code == "304" ? nil : ref("Error"))
+            }
+            w.endObject()
+            w.endObject()
+            w.endObject()
+        }
+        w.key("/")
+        w.beginObject()
+        w.key("get")
+        w.beginObject()
+        w.field("operationId", "demoPage")
+        w.field("summary", "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
+        w.key("responses")
+        w.rawValue(Array(#"{"200":{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}}"#.utf8))
         w.endObject()
         w.endObject()
     }

@@ -55,6 +55,9 @@ struct PictureTests {
         }
         #expect(try get(server.port, "/loaders/typing/animation.svg?count=5&color=ff0000").text.contains("id=\"dot4\""))
         #expect(try get(server.port, "/loaders/typing/animation.svg?t=1").status == 400)
+        // A period longer than a minute loops a minute of it.
+        #expect(try get(server.port, "/loaders/typing/animation.svg?opacityDuration=3599&bounceDuration=3583").status == 200)
+        #expect(try get(server.port, "/loaders/switch/animation.svg?duration=3600").text.contains("dur=\"60s\""))
         #expect(try get(server.port, "/loaders/web/animation.svg?progress=1").status == 400)
         for definition in LoaderCatalog.standard.loaders {
             let a = try SVGAnimation.loop(for: definition, parameters: [])

@@ -65,7 +65,7 @@ public enum SVG {
 }
 
 /// An animated SVG sampled from the engine over one loop.
-public struct SVGAnimation: Sendable {
+public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private and emptied after build
     /// What the animation shows: `[start, start + duration)` of loader time.
     public let loader: ConfiguredLoader
     public let start: Double
@@ -81,17 +81,22 @@ public struct SVGAnimation: Sendable {
     static let positionTolerance = 0.05   // points
     static let valueTolerance = 0.005     // opacity, and radius in points ×0.1
     static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
+    /// Keyframes for the whole animation; past it, intervals stay on the
+    /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
+    static let keyframeBudget = 40_000
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
     /// (web, or anything without a period).
     public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)]) throws -> SVGAnimation {
         let plain = try definition.configure(parameters)
-        if let period = plain.period, period <= 60 {
+        if definition.name != "web" {
             // typing: the last copy starts after (count-1) × instanceDelay; switch: at D/2.
             var settle = 0.0
             if definition.name == "typing" { settle = plain.parameters.number("scaleDuration") }
             if definition.name == "switch" { settle = plain.parameters.number("duration") / 2 }
+            // One period; a period longer than a minute (or none) loops a minute of it.
+            let period = plain.period.map { min($0, 60) } ?? 60
             return SVGAnimation(loader: plain, start: settle, duration: period)
         }
         // A page load: resources at a steady pace, then finish; loop once it is done.
@@ -109,17 +114,42 @@ public struct SVGAnimation: Sendable {
         self.loader = loader
         self.start = start
         self.duration = duration
+        self.cachedFrames = Frames(loader: loader, start: start)
         build()
+        cachedFrames.byTime.removeAll()
     }
 
     /// Values of one element: centre, radius, opacity; absent as opacity 0.
     private struct Sample { var x, y, r, opacity: Double; var present: Bool }
 
+    /// Frames by time, each computed once for all elements.
+    private final class Frames {
+        let loader: ConfiguredLoader
+        let start: Double
+        var byTime: [Double: [ElementID: Element]] = [:]
+        init(loader: ConfiguredLoader, start: Double) { self.loader = loader; self.start = start }
+
+        func element(_ id: ElementID, _ s: Double) -> Element? {
+            if let frame = byTime[s] { return frame[id] }
+            var frame: [ElementID: Element] = [:]
+            for e in loader.frame(at: start + s).elements { frame[e.id] = e }
+            if byTime.count > 200_000 { byTime.removeAll() }
+            byTime[s] = frame
+            return frame[id]
+        }
+    }
+
+    private var frames: Frames { cachedFrames }
+    private let cachedFrames: Frames
+
     private func sample(_ id: ElementID, _ s: Double) -> Sample? {
-        let frame = loader.frame(at: start + s)
-        guard let e = frame.elements.first(where: { $0.id == id }) else { return nil }
+        guard let e = frames.element(id, s) else { return nil }
         return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
     }
+
+    /// Whether the budget cut the refinement short (the deviation figures
+    /// then describe a coarser sampling).
+    public var budgetExhausted: Bool { keyframeCount >= Self.keyframeBudget }
 
     private mutating func build() {
         // Every element that shows at some point of the loop, in first-seen order.
@@ -175,7 +205,7 @@ public struct SVGAnimation: Sendable {
 
     private func refine(_ a: Double, _ va: Sample, _ b: Double, _ vb: Sample, into keys: inout [(s: Double, v: Sample)],
                         value: (Double, Sample?) -> Sample) {
-        guard b - a > Self.minimumStep else { return }
+        guard b - a > Self.minimumStep, keyframeCount + keys.count < Self.keyframeBudget else { return }
         let m = (a + b) / 2
         let vm = value(m, va)
         let f = 0.5
