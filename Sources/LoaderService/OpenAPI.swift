@@ -35,39 +35,29 @@ enum OpenAPI {
     static func catalogPath(_ w: inout JSONWriter) {
         w.key("/loaders")
         w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "listLoaders")
-        w.field("summary", "The catalog: every loader with its parameters, events and period.")
-        responses(&w, [
+        operation(&w, "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: [
             ("200", "The catalog.", ref("Catalog")),
             ("304", "Not modified (If-None-Match).", nil),
             ("400", "A query parameter was given; this resource takes none.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
         ])
         w.endObject()
-        w.endObject()
     }
 
     static func loaderPath(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
         w.key("/loaders/{name}")
         w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "getLoader")
-        w.field("summary", "One catalog entry.")
-        w.key("parameters")
-        w.beginArray()
-        nameParameter(&w, catalog, strict: false)
-        w.endArray()
-        responses(&w, [
+        var parameters = JSONWriter(capacity: 256)
+        parameters.beginArray()
+        nameParameter(&parameters, catalog, strict: false)
+        parameters.endArray()
+        operation(&w, "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
             ("200", "The loader.", ref("Loader")),
             ("304", "Not modified (If-None-Match).", nil),
             ("400", "A query parameter was given; this resource takes none.", ref("Error")),
             ("404", "No loader of that name.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
         ])
-        w.endObject()
         w.endObject()
     }
 
@@ -197,15 +187,11 @@ enum OpenAPI {
     static func simple(_ w: inout JSONWriter, _ path: String, _ summary: String, okSchema: String, extra503: Bool) {
         w.key(path)
         w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("summary", summary)
         var list: [(String, String, String?)] = [("200", summary, #"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#)]
         list.append(("400", "A query parameter was given; this resource takes none.", ref("Error")))
         list.append(("406", "The Accept header excludes application/json.", ref("Error")))
         if extra503 { list.append(("503", "Shutting down.", ref("Error"))) }
-        responses(&w, list)
-        w.endObject()
+        operation(&w, "get", summary: summary, responses: list)
         w.endObject()
     }
 
@@ -227,29 +213,93 @@ enum OpenAPI {
     static func openAPIPath(_ w: inout JSONWriter) {
         w.key("/openapi.json")
         w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("summary", "This document.")
-        responses(&w, [
+        operation(&w, "get", summary: "This document.", responses: [
             ("200", "OpenAPI 3.1.", #"{"type":"object"}"#),
             ("304", "Not modified (If-None-Match).", nil),
             ("400", "A query parameter was given; this resource takes none.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
         ])
         w.endObject()
-        w.endObject()
     }
 
     static func sessionPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
         let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id (128 random bits, URL-safe).","schema":{"type":"string"}}"#
-        let bearer = #"[{"bearer":[]}]"#
         w.key("/sessions")
         w.beginObject()
-        w.key("post")
+        operation(&w, "post", id: "createSession", summary: "Create a live session of a loader; the token in the answer authorizes its events.",
+                  requestBody: sessionBody(catalog), responses: [
+            ("201", "Created; Location names it. Made durable (journaled) before this answer when a data directory is set.", ref("SessionCreated")),
+            ("400", "A malformed body or a bad parameter.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("503", "The session limit is reached.", ref("Error")),
+        ])
+        w.endObject()
+
+        w.key("/sessions/{id}")
         w.beginObject()
-        w.field("operationId", "createSession")
-        w.field("summary", "Create a live session of a loader; the token in the answer authorizes its events.")
-        w.key("requestBody")
+        operation(&w, "get", id: "getSession", summary: "A session's loader, params, creation time, clock now (t), done, viewers and events.",
+                  parameters: "[\(idParameter)]", responses: [
+            ("200", "The session.", ref("SessionState")),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
+        ])
+        operation(&w, "delete", id: "deleteSession", summary: "Delete a session (its token required); afterwards it answers 404.",
+                  bearer: true, parameters: "[\(idParameter)]", responses: [
+            ("204", "Deleted.", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+        ])
+        w.endObject()
+
+        w.key("/sessions/{id}/frames")
+        w.beginObject()
+        w.key("get")
+        w.beginObject()
+        w.field("operationId", "getSessionFrames")
+        w.field("summary", "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
+        w.key("parameters")
+        w.rawValue(Array(("[\(idParameter)," + #"{"name":"t","in":"query","required":false,"description":"An earlier moment on the session clock.","schema":"# + numberSchema(min: 0, max: TimeValue.maximum) + "},"
+            + #"{"name":"fps","in":"query","required":false,"description":"Stream: frames per second.","schema":"# + numberSchema(min: 1, max: 120) + "},"
+            + #"{"name":"stream","in":"query","required":false,"schema":{"type":"string","enum":["sse"]}}]"#).utf8))
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
+        for (code, text) in [("400", "A bad parameter, or t later than the session's clock."), ("404", "No such session."),
+                             ("406", "The Accept header excludes application/json and text/event-stream."),
+                             ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
+            response(&w, code, text, ref("Error"))
+        }
+        w.endObject()
+        w.endObject()
+        w.endObject()
+
+        w.key("/sessions/{id}/events")
+        w.beginObject()
+        operation(&w, "post", id: "postSessionEvent", summary: "Report progress or finish (web) or stop (every loader), at the session clock now.",
+                  bearer: true, parameters: "[\(idParameter)]",
+                  requestBody: Array(#"{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["progress","finish","stop"]}}}}}}"#.utf8),
+                  responses: [
+            ("202", "Accepted, with the event's time on the session clock; durable before this answer when a data directory is set.", #"{"type":"object","required":["type","t"],"properties":{"type":{"type":"string"},"t":{"type":"number"}}}"#),
+            ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("409", "The session is done, or progress after finish.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("429", "The per-session event limit is reached.", ref("Error")),
+        ])
+        w.endObject()
+    }
+
+    /// The body of POST /sessions: one branch per loader, its own parameters only.
+    static func sessionBody(_ catalog: LoaderCatalog) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.field("required", true)
         w.key("content")
@@ -261,7 +311,6 @@ enum OpenAPI {
         w.key("oneOf")
         w.beginArray()
         for loader in catalog.loaders {
-            // One branch per loader: its own parameters only (numbers as JSON numbers).
             w.beginObject()
             w.field("type", "object")
             w.key("required")
@@ -292,97 +341,7 @@ enum OpenAPI {
         w.endObject()
         w.endObject()
         w.endObject()
-        responses(&w, [
-            ("201", "Created; Location names it. Made durable (journaled) before this answer when a data directory is set.", ref("SessionCreated")),
-            ("400", "A malformed body or a bad parameter.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-            ("415", "The body is not application/json.", ref("Error")),
-            ("503", "The session limit is reached.", ref("Error")),
-        ])
-        w.endObject()
-        w.endObject()
-
-        w.key("/sessions/{id}")
-        w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "getSession")
-        w.field("summary", "A session's loader, params, creation time, clock now (t), done, viewers and events.")
-        w.key("parameters")
-        w.rawValue(Array("[\(idParameter)]".utf8))
-        responses(&w, [
-            ("200", "The session.", ref("SessionState")),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-            ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
-        ])
-        w.endObject()
-        w.key("delete")
-        w.beginObject()
-        w.field("operationId", "deleteSession")
-        w.field("summary", "Delete a session (its token required); afterwards it answers 404.")
-        w.key("security")
-        w.rawValue(Array(bearer.utf8))
-        w.key("parameters")
-        w.rawValue(Array("[\(idParameter)]".utf8))
-        responses(&w, [
-            ("204", "Deleted.", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("401", "Missing or wrong token.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("410", "The session expired.", ref("Error")),
-        ])
-        w.endObject()
-        w.endObject()
-
-        w.key("/sessions/{id}/frames")
-        w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "getSessionFrames")
-        w.field("summary", "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
-        w.key("parameters")
-        w.rawValue(Array(("[\(idParameter)," + #"{"name":"t","in":"query","required":false,"description":"An earlier moment on the session clock.","schema":"# + numberSchema(min: 0, max: TimeValue.maximum) + "},"
-            + #"{"name":"fps","in":"query","required":false,"description":"Stream: frames per second.","schema":"# + numberSchema(min: 1, max: 120) + "},"
-            + #"{"name":"stream","in":"query","required":false,"schema":{"type":"string","enum":["sse"]}}]"#).utf8))
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
-        for (code, text) in [("400", "A bad parameter, or t later than the session's clock."), ("404", "No such session."),
-                             ("406", "The Accept header excludes application/json and text/event-stream."),
-                             ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
-            response(&w, code, text, ref("Error"))
-        }
-        w.endObject()
-        w.endObject()
-        w.endObject()
-
-        w.key("/sessions/{id}/events")
-        w.beginObject()
-        w.key("post")
-        w.beginObject()
-        w.field("operationId", "postSessionEvent")
-        w.field("summary", "Report progress or finish (web) or stop (every loader), at the session clock now.")
-        w.key("security")
-        w.rawValue(Array(bearer.utf8))
-        w.key("parameters")
-        w.rawValue(Array("[\(idParameter)]".utf8))
-        w.key("requestBody")
-        w.rawValue(Array(#"{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["progress","finish","stop"]}}}}}}"#.utf8))
-        responses(&w, [
-            ("202", "Accepted, with the event's time on the session clock; durable before this answer when a data directory is set.", #"{"type":"object","required":["type","t"],"properties":{"type":{"type":"string"},"t":{"type":"number"}}}"#),
-            ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
-            ("401", "Missing or wrong token.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("409", "The session is done, or progress after finish.", ref("Error")),
-            ("410", "The session expired.", ref("Error")),
-            ("415", "The body is not application/json.", ref("Error")),
-            ("429", "The per-session event limit is reached.", ref("Error")),
-        ])
-        w.endObject()
-        w.endObject()
+        return w.bytes
     }
 
     // MARK: Components
@@ -415,6 +374,30 @@ enum OpenAPI {
     }
 
     // MARK: Pieces
+
+    /// `"<method>": {operationId, summary, security, parameters, requestBody, responses}`,
+    /// inside the current path object.
+    static func operation(_ w: inout JSONWriter, _ method: String, id: String? = nil, summary: String, bearer: Bool = false,
+                          parameters: String? = nil, requestBody: [UInt8]? = nil, responses list: [(String, String, String?)]) {
+        w.key(method)
+        w.beginObject()
+        if let id { w.field("operationId", id) }
+        w.field("summary", summary)
+        if bearer {
+            w.key("security")
+            w.rawValue(Array(#"[{"bearer":[]}]"#.utf8))
+        }
+        if let parameters {
+            w.key("parameters")
+            w.rawValue(Array(parameters.utf8))
+        }
+        if let requestBody {
+            w.key("requestBody")
+            w.rawValue(requestBody)
+        }
+        responses(&w, list)
+        w.endObject()
+    }
 
     /// What each server-sent event of a stream holds (OpenAPI 3.1: the
     /// event-stream media type's schema describes one event).
