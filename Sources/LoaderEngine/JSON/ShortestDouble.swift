@@ -50,11 +50,10 @@ enum ShortestDouble {
         let biased = Int((bits >> 52) & 0x7FF)
         let m2 = (1 << 52) | fraction
         // v = m2 * 2^e2; the interval of values that read back as v is
-        // [mm, mp] * 2^(e2-2) around mv * 2^(e2-2), inclusive when m2 is even.
+        // [mm, mv + 2] * 2^(e2-2) around mv * 2^(e2-2), inclusive when m2 is even.
         let e2 = biased - 1075
         let acceptBounds = m2 & 1 == 0
         let mv = m2 << 2
-        let mp = mv + 2
         let mm = mv - (fraction != 0 || biased <= 1 ? 2 : 1)
         let shift = 2 - e2  // 3 ... 64 in this range
         // Scale by 10^k with 10^k / 2^shift in [10, 100): two digits beyond
