@@ -42,10 +42,7 @@ extension LoaderService {
 
         func fps(default value: Double) throws -> Double {
             guard let text = values["fps"] else { return value }
-            guard let fps = Double(text), fps.isFinite, fps >= 1, fps <= 120, isPlainNumber(text) else {
-                throw ServiceError.invalid("fps must be a number from 1 to 120")
-            }
-            return fps
+            return try LoaderService.fps(text)
         }
     }
 
@@ -115,6 +112,16 @@ extension LoaderService {
         }
         body.append(contentsOf: "]}".utf8)
         return try json(body, request, cacheControl: "public, max-age=31536000, immutable")
+    }
+}
+
+extension LoaderService {
+    /// Frames per second of a batch or stream: 1…120.
+    static func fps(_ text: String) throws -> Double {
+        guard let fps = Double(text), fps.isFinite, fps >= 1, fps <= 120, isPlainNumber(text) else {
+            throw ServiceError.invalid("fps must be a number from 1 to 120")
+        }
+        return fps
     }
 }
 

@@ -46,7 +46,7 @@ extension LoaderService {
                     if cache.count >= 64 { cache.removeAll() }
                     cache[key] = animation.svg
                 }
-                promise.succeed(LoaderService.svgResponse(animation.svg, ifNoneMatch: ifNoneMatch, cacheControl: "public, max-age=86400"))
+                promise.succeed(LoaderService.cacheable(animation.svg, contentType: "image/svg+xml", cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
             }
         }
     }
@@ -55,17 +55,7 @@ extension LoaderService {
         guard Negotiation.accepts(request, "image/svg+xml") else {
             throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
         }
-        return Self.svgResponse(body, ifNoneMatch: request.headers["if-none-match"], cacheControl: cacheControl)
-    }
-
-    static func svgResponse(_ body: [UInt8], ifNoneMatch: String?, cacheControl: String) -> HTTPResponse {
-        let etag = ETag.strong(body)
-        var headers: HTTPResponseHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": cacheControl, "ETag": etag]
-        if ETag.matches(ifNoneMatch, etag) {
-            headers.remove("Content-Type")
-            return HTTPResponse(status: .notModified, headers: headers)
-        }
-        return HTTPResponse(status: .ok, headers: headers, body: body)
+        return Self.cacheable(body, contentType: "image/svg+xml", cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
     }
 
     /// Whether the client asks for SVG rather than JSON on `/frames`.

@@ -78,10 +78,7 @@ extension LoaderService {
             case "t": t = try time(item, t)
             case "fps":
                 guard fps == nil else { throw ServiceError.invalid("fps is given more than once") }
-                guard let v = Double(item.value), isPlainNumber(item.value), v >= 1, v <= 120 else {
-                    throw ServiceError.invalid("fps must be a number from 1 to 120")
-                }
-                fps = v
+                fps = try Self.fps(item.value)
             case "stream":
                 guard item.value == "sse" else { throw ServiceError.invalid("stream must be sse") }
                 stream = item.value

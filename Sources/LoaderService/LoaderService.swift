@@ -95,12 +95,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         let cache = responseCaches[context.loop.index % responseCaches.count]
         let key = ResponseCache.Key(target: request.target, accept: request.headers["accept"] ?? "")
         if cacheable, request.headers["origin"] == nil, let hit = cache.lookup(key) {
-            var response = hit.response
-            if ETag.matches(request.headers["if-none-match"], hit.etag) {
-                response.headers.remove("Content-Type")
-                response.body = .bytes([])
-                response.status = .notModified
-            }
+            let response = ETag.matches(request.headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
             finish(request, response, route: hit.route, start: start)
             return response
         }
@@ -194,13 +189,23 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     /// A JSON body with a strong ETag; `If-None-Match` gives 304.
     func json(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
         try Negotiation.requireJSON(request)
+        return Self.cacheable(body, contentType: "application/json", cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
+    }
+
+    /// A body with a strong ETag, or 304 when `If-None-Match` names it.
+    static func cacheable(_ body: [UInt8], contentType: String, cacheControl: String, ifNoneMatch: String?) -> HTTPResponse {
         let etag = ETag.strong(body)
-        var headers: HTTPResponseHeaders = ["Content-Type": "application/json", "Cache-Control": cacheControl, "ETag": etag]
-        if ETag.matches(request.headers["if-none-match"], etag) {
-            headers.remove("Content-Type")
-            return HTTPResponse(status: .notModified, headers: headers)
-        }
-        return HTTPResponse(status: .ok, headers: headers, body: body)
+        let response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType, "Cache-Control": cacheControl, "ETag": etag], body: body)
+        return ETag.matches(ifNoneMatch, etag) ? notModified(response) : response
+    }
+
+    /// The 304 for a cacheable answer: its validators, no body.
+    static func notModified(_ response: HTTPResponse) -> HTTPResponse {
+        var r = response
+        r.headers.remove("Content-Type")
+        r.body = .bytes([])
+        r.status = .notModified
+        return r
     }
 
     // MARK: Logging and metrics

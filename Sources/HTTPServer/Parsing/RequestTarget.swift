@@ -108,33 +108,6 @@ enum RequestTarget {
     }
 }
 
-/// Decodes `%XX` escapes (and `+` as space in queries); `nil` for a broken
-/// escape or bytes that are not UTF-8.
-public func percentDecode(_ text: Substring, plusAsSpace: Bool) -> String? {
-    let utf8 = text.utf8
-    if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
-        return String(text)
-    }
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(utf8.count)
-    var i = utf8.startIndex
-    while i != utf8.endIndex {
-        let c = utf8[i]
-        if c == UInt8(ascii: "%") {
-            let h = utf8.index(after: i)
-            guard h != utf8.endIndex else { return nil }
-            let l = utf8.index(after: h)
-            guard l != utf8.endIndex, let hi = hexValue(utf8[h]), let lo = hexValue(utf8[l]) else { return nil }
-            bytes.append(hi << 4 | lo)
-            i = utf8.index(after: l)
-            continue
-        }
-        bytes.append(plusAsSpace && c == UInt8(ascii: "+") ? UInt8(ascii: " ") : c)
-        i = utf8.index(after: i)
-    }
-    return String(validating: bytes, as: UTF8.self)
-}
-
 @inline(__always) func hexValue(_ c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
