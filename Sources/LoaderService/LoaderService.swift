@@ -91,10 +91,10 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         let start = monotonicNanoseconds()
         // A repeated request for an answer that never changes: no parsing,
         // computing or encoding.
-        let cacheable = request.method == .GET || request.method == .HEAD
         let cache = responseCaches[context.loop.index % responseCaches.count]
-        let key = ResponseCache.Key(target: request.target, accept: request.headers["accept"] ?? "")
-        if cacheable, request.headers["origin"] == nil, let hit = cache.lookup(key) {
+        let key = (request.method == .GET || request.method == .HEAD) && request.headers["origin"] == nil
+            ? ResponseCache.Key(target: request.target, accept: request.headers["accept"] ?? "") : nil
+        if let key, let hit = cache.lookup(key) {
             let response = ETag.matches(request.headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
             finish(request, response, route: hit.route, start: start)
             return response
@@ -125,7 +125,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
             response = ServiceError(.internalServerError, "internal_error", "internal error").response
         }
         applyCORS(&response, request)
-        if cacheable && request.headers["origin"] == nil { cache.store(key, response, route: routeName) }
+        if let key { cache.store(key, response, route: routeName) }
         finish(request, response, route: routeName, start: start)
         return response
     }
