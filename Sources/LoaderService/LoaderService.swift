@@ -124,6 +124,20 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         } catch {
             response = ServiceError(.internalServerError, "internal_error", "internal error").response
         }
+        if case .deferred(let begin) = response.body {
+            // Headers, metrics and the log line go on the answer when it
+            // comes, not on this placeholder.
+            let route = routeName
+            response.body = .deferred { [self] promise in
+                begin(promise.mapping { [self] final in
+                    var final = final
+                    applyCORS(&final, request)
+                    finish(request, final, route: route, start: start)
+                    return final
+                })
+            }
+            return response
+        }
         applyCORS(&response, request)
         if let key { cache.store(key, response, route: routeName) }
         finish(request, response, route: routeName, start: start)

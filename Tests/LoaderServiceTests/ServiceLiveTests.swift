@@ -173,6 +173,11 @@ struct ServiceLiveTests {
         #expect(preflight.headers["access-control-allow-methods"]?.contains("GET") == true)
         #expect(preflight.headers["access-control-allow-headers"] == "last-event-id")
         #expect(preflight.headers["access-control-max-age"] == "600")
+        // Answers produced later (off the loop) carry the headers too.
+        let deferred = try get(server.port, "/loaders/switch/animation.svg", ["Origin": "https://example.com"])
+        #expect(deferred.status == 200 && deferred.headers["access-control-allow-origin"] == "*")
+        let metrics = try get(server.port, "/metrics").text
+        #expect(metrics.contains(#"loaderd_http_requests_total{route="/loaders/{name}/animation.svg",status="200"} 1"#))
         let plain = try get(server.port, "/loaders", method: "OPTIONS")
         #expect(plain.status == 204 && plain.headers["allow"] == "GET, HEAD, OPTIONS")
         #expect(try get(server.port, "/nowhere", method: "OPTIONS").status == 404)

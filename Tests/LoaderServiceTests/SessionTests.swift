@@ -174,6 +174,9 @@ struct SessionTests {
         do {
             let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             let (server, _) = try startService(sessions: store)
+            // Journaled answers come later; they carry CORS headers all the same.
+            let cross = try request(server.port, "POST", "/sessions", body: #"{"loader":"typing"}"#, headers: ["Origin": "https://example.com"])
+            #expect(cross.status == 201 && cross.headers["access-control-allow-origin"] == "*")
             for _ in 0..<3 {
                 let s = try create(server.port)
                 #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)

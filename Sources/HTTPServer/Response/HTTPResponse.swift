@@ -74,20 +74,31 @@ public struct HTTPResponse: Sendable {
 
 /// Completes a deferred response from any thread, once.
 public final class ResponsePromise: @unchecked Sendable {
-    private let loop: EventLoop
-    private let complete: (HTTPResponse) -> Void
+    private let deliver: @Sendable (HTTPResponse) -> Void
     private let done = Synchronization.Atomic<Bool>(false)
 
     init(loop: EventLoop, complete: @escaping (HTTPResponse) -> Void) {
-        self.loop = loop
-        self.complete = complete
+        let box = UncheckedBox(value: complete)
+        deliver = { response in
+            let item = UncheckedBox(value: (box.value, response))
+            loop.execute { item.value.0(item.value.1) }
+        }
+    }
+
+    private init(deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.deliver = deliver
     }
 
     public func succeed(_ response: HTTPResponse) {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let complete = self.complete
-        let box = UncheckedBox(value: (complete, response))
-        loop.execute { box.value.0(box.value.1) }
+        deliver(response)
+    }
+
+    /// A promise whose answer passes through `transform` (on the thread
+    /// that completes it) before this one is completed with it: how a
+    /// responder adds headers to, and counts, an answer it defers.
+    public func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> ResponsePromise {
+        ResponsePromise { [self] response in succeed(transform(response)) }
     }
 }
 
