@@ -94,23 +94,10 @@ extension LoaderService {
             throw ServiceError.invalid("a batch has at most \(Self.maxBatchFrames) frames; from, to and fps ask for \(count)")
         }
         var renderer = FrameRenderer(loader)
-        var body = [UInt8]()
-        body.reserveCapacity(64 + count * 480)
-        body.append(contentsOf: #"{"loader":""#.utf8)
-        body.append(contentsOf: loader.name.utf8)
-        body.append(contentsOf: #"","fps":"#.utf8)
-        var w = JSONWriter(capacity: 32)
-        w.value(fps)
-        body.append(contentsOf: w.bytes)
-        body.append(contentsOf: #","frames":["#.utf8)
-        for k in 0..<count {
-            if k > 0 { body.append(UInt8(ascii: ",")) }
-            _ = renderer.appendFrame(at: from + Double(k) / fps, to: &body)
-            if body.count > Self.maxBatchBytes {
-                throw ServiceError.invalid("a batch is at most \(Self.maxBatchBytes >> 20) MiB of JSON; ask for fewer frames (from, to, fps)")
-            }
+        let times = (0..<count).lazy.map { from + Double($0) / fps }
+        guard let body = renderer.encodedBatch(times: times, fps: fps, count: count, maxBytes: Self.maxBatchBytes) else {
+            throw ServiceError.invalid("a batch is at most \(Self.maxBatchBytes >> 20) MiB of JSON; ask for fewer frames (from, to, fps)")
         }
-        body.append(contentsOf: "]}".utf8)
         return try json(body, request, cacheControl: "public, max-age=31536000, immutable")
     }
 }

@@ -107,7 +107,6 @@ extension LoaderService {
 
     private func sessionStream(_ id: String, fps: Double) throws -> HTTPResponse {
         let snapshot = try sessions.addViewer(id)
-        metrics.streamsStarted.add(1, ordering: .relaxed)
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in

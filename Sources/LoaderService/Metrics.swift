@@ -15,7 +15,6 @@ public final class Metrics: Sendable {
     private let routes = Mutex<[String: RouteStats]>([:])
     let framesSent = Atomic<Int>(0)
     let framesSkipped = Atomic<Int>(0)
-    let streamsStarted = Atomic<Int>(0)
 
     public init() {}
 

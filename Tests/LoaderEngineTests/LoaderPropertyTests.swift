@@ -203,6 +203,17 @@ struct FrameRendererTests {
         }
     }
 
+    @Test func batchesFromTheRendererMatchTheEncoder() throws {
+        let loader = try LoaderCatalog.standard["web"]!.configure(queryItems("progress=0.1,0.2&finish=1"))
+        let times = (0..<40).map { Double($0) / 30 }
+        var renderer = FrameRenderer(loader)
+        let encoded = renderer.encodedBatch(times: times, fps: 30)
+        let batch = try #require(encoded)
+        #expect(batch == FrameEncoder.encodeBatch(loader: "web", fps: 30, frames: times.map { loader.frame(at: $0) }))
+        let tooLarge = renderer.encodedBatch(times: times, fps: 30, maxBytes: batch.count / 2)
+        #expect(tooLarge == nil)
+    }
+
     @Test func encodesTheSameAsJSONEncoder() throws {
         let frame = try frame("typing", "t=0.5")
         let ours = try decodeFrame(FrameEncoder.encode(frame))

@@ -232,7 +232,6 @@ public final class TimerHandle {
 struct TimerHeap {
     private var items: [TimerHandle] = []
 
-    var count: Int { items.count }
     func peek() -> TimerHandle? { items.first }
 
     mutating func push(_ item: TimerHandle) {

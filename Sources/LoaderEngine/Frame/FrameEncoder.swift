@@ -54,6 +54,19 @@ public enum FrameEncoder {
     public static func encodeBatch(loader: String, fps: Double, frames: some Sequence<Frame>) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(4096)
+        appendBatchOpening(loader: loader, fps: fps, to: &bytes)
+        var first = true
+        for frame in frames {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            encode(frame, appendingTo: &bytes)
+        }
+        appendStatic("]}", to: &bytes)
+        return bytes
+    }
+
+    /// `{"loader":"…","fps":…,"frames":[` — a batch up to its first frame.
+    static func appendBatchOpening(loader: String, fps: Double, to bytes: inout [UInt8]) {
         appendStatic("{\"loader\":\"", to: &bytes)
         appendEscaped(loader, to: &bytes)
         appendStatic("\",\"fps\":", to: &bytes)
@@ -63,14 +76,6 @@ public enum FrameEncoder {
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
         }
         appendStatic(",\"frames\":[", to: &bytes)
-        var first = true
-        for frame in frames {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            encode(frame, appendingTo: &bytes)
-        }
-        appendStatic("]}", to: &bytes)
-        return bytes
     }
 
     // MARK: Writing

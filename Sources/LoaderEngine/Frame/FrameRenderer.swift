@@ -35,4 +35,21 @@ public struct FrameRenderer: Sendable {
                             done: done, elements: elements, to: &bytes)
         return done
     }
+
+    /// A batch, `{"loader":…,"fps":…,"frames":[…]}`, of the frames at
+    /// `times`; nil as soon as it would pass `maxBytes`.
+    public mutating func encodedBatch(times: some Sequence<Double>, fps: Double, count: Int = 0, maxBytes: Int = .max) -> [UInt8]? {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(64 + count * 480)
+        FrameEncoder.appendBatchOpening(loader: loader.name, fps: fps, to: &bytes)
+        var first = true
+        for t in times {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            _ = appendFrame(at: t, to: &bytes)
+            if bytes.count > maxBytes { return nil }
+        }
+        bytes.append(contentsOf: "]}".utf8)
+        return bytes
+    }
 }

@@ -147,10 +147,6 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
         return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
     }
 
-    /// Whether the budget cut the refinement short (the deviation figures
-    /// then describe a coarser sampling).
-    public var budgetExhausted: Bool { keyframeCount >= Self.keyframeBudget }
-
     private mutating func build() {
         // Every element that shows at some point of the loop, in first-seen order.
         var ids: [ElementID] = []
