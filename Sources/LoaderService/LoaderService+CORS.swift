@@ -42,7 +42,7 @@ extension LoaderService {
             headers.add("Access-Control-Allow-Origin", origin)
             headers.add("Access-Control-Allow-Methods", methods)
             let asked = (request.headers["access-control-request-headers"] ?? "")
-                .split(separator: ",").map { String($0).trimmed.lowercased() }.filter { !$0.isEmpty }
+                .split(separator: ",").map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
             let permitted = asked.filter { Self.corsAllowedHeaders.contains($0) }
             headers.add("Access-Control-Allow-Headers", (permitted.isEmpty ? Self.corsAllowedHeaders : permitted).joined(separator: ", "))
             headers.add("Access-Control-Max-Age", "600")

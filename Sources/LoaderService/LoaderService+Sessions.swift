@@ -160,7 +160,7 @@ extension LoaderService {
         guard let value = request.headers["authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmed
+        return String(parts[1].trimmingSpaces)
     }
 
     /// The request body as a JSON object with only `allowed` keys.

@@ -19,7 +19,7 @@ extension LoaderService {
             endK = Int((duration * fps - 1e-9).rounded(.up))  // frames k with k/fps < duration
         }
         var startK = 0
-        if let last = request.headers["last-event-id"]?.trimmed, !last.isEmpty {
+        if let last = request.headers["last-event-id"].map({ String($0.trimmingSpaces) }), !last.isEmpty {
             guard let id = Int(last), id >= 0 else {
                 throw ServiceError.invalid("Last-Event-ID must be a frame id (an integer >= 0)")
             }

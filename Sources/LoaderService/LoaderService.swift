@@ -264,9 +264,9 @@ enum ETag {
     /// `If-None-Match` (weak comparison, RFC 9110 §13.1.2): `*` or a listed tag.
     static func matches(_ header: String?, _ etag: String) -> Bool {
         guard let header else { return false }
-        if header.trimmed == "*" { return true }
+        if header.trimmingSpaces == "*" { return true }
         for part in header.split(separator: ",") {
-            var tag = String(part).trimmed
+            var tag = String(part.trimmingSpaces)
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             if tag == etag { return true }
         }
@@ -278,10 +278,10 @@ enum ETag {
 enum Negotiation {
     /// Media ranges with q > 0, lower-cased, parameters dropped.
     static func ranges(_ header: String?) -> [String]? {
-        guard let header, !header.trimmed.isEmpty else { return nil }
+        guard let header, !header.trimmingSpaces.isEmpty else { return nil }
         var out = [String]()
         for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { String($0).trimmed.lowercased() }
+            let pieces = part.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
             guard let range = pieces.first, !range.isEmpty else { continue }
             let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             if q > 0 { out.append(range) }

@@ -180,7 +180,7 @@ extension ServiceConfiguration {
             default: throw bad
             }
         case .stringList:
-            parsed = .list(text.split(separator: ",").map { String($0).trimmed })
+            parsed = .list(text.split(separator: ",").map { String($0.trimmingSpaces) })
         case .integer(let range):
             guard let n = Int(text), range.contains(n) else { throw bad }
             parsed = .integer(n)
@@ -240,10 +240,5 @@ extension ServiceConfiguration {
     }
 }
 
-extension String {
-    var trimmed: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}
-
+import HTTPServer
 import LoaderEngine

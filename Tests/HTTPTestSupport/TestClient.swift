@@ -64,7 +64,7 @@ public final class TestClient {
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
             let parts = line.split(separator: ":", maxSplits: 1)
-            headers[parts[0].lowercased()] = parts.count > 1 ? String(parts[1]).trimmingCharacters() : ""
+            headers[parts[0].lowercased()] = parts.count > 1 ? String(parts[1].trimmingSpaces) : ""
         }
         buffer.removeFirst(headEnd! + 4)
         var body: [UInt8] = []
@@ -131,12 +131,6 @@ public struct TestResponse {
     public let headers: [String: String]
     public let body: [UInt8]
     public var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-extension String {
-    public func trimmingCharacters() -> String {
-        String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
 }
 
 /// Polls `condition` until it holds or `seconds` pass.

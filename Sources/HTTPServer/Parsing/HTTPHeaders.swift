@@ -84,7 +84,8 @@ public struct HTTPHeaders: Sendable, Sequence {
 }
 
 extension StringProtocol {
-    var trimmingSpaces: Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional white space).
+    public var trimmingSpaces: Substring {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
