@@ -58,6 +58,7 @@ struct PictureTests {
         // A period longer than a minute loops a minute of it.
         #expect(try get(server.port, "/loaders/typing/animation.svg?opacityDuration=3599&bounceDuration=3583").status == 200)
         #expect(try get(server.port, "/loaders/switch/animation.svg?duration=3600").text.contains("dur=\"60s\""))
+        #expect(try get(server.port, "/loaders/web/animation.svg?pulseDuration=193.19").text.contains("dur=\"60s\""))
         #expect(try get(server.port, "/loaders/web/animation.svg?progress=1").status == 400)
         for definition in LoaderCatalog.standard.loaders {
             let a = try SVGAnimation.loop(for: definition, parameters: [])

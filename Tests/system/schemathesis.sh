@@ -23,8 +23,17 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do "$binary" healthcheck --port "$port" && break; sleep 0.05; done
+log=$(mktemp)
+set +e
 "$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" --request-timeout 5 --max-examples "$examples" \
-  --exclude-checks positive_data_acceptance --no-color 2>&1 | tail -25
-status=${PIPESTATUS[0]}
-[ "$status" -eq 0 ] || { echo "FAILED: schemathesis found problems (exit $status)"; exit 1; }
+  --exclude-checks positive_data_acceptance --no-color > "$log" 2>&1
+status=$?
+set -e
+tail -25 "$log"
+if [ "$status" -ne 0 ]; then
+  # What failed, with schemathesis's curl line to reproduce it.
+  grep -E -A10 "^- ST|Network Error|Server error" "$log" | head -80
+  echo "FAILED: schemathesis found problems (exit $status)"
+  exit 1
+fi
 echo "schemathesis: 1 passed, 0 failed"

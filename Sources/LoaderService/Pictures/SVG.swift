@@ -83,7 +83,7 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
     static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
     /// Keyframes for the whole animation; past it, intervals stay on the
     /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
-    static let keyframeBudget = 40_000
+    static let keyframeBudget = 20_000
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
@@ -95,9 +95,8 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
             var settle = 0.0
             if definition.name == "typing" { settle = plain.parameters.number("scaleDuration") }
             if definition.name == "switch" { settle = plain.parameters.number("duration") / 2 }
-            // One period; a period longer than a minute (or none) loops a minute of it.
-            let period = plain.period.map { min($0, 60) } ?? 60
-            return SVGAnimation(loader: plain, start: settle, duration: period)
+            // One period (a minute without one; init caps longer loops).
+            return SVGAnimation(loader: plain, start: settle, duration: plain.period ?? Self.maxDuration)
         }
         // A page load: resources at a steady pace, then finish; loop once it is done.
         let pulse = plain.parameters.number("pulseDuration")
@@ -110,10 +109,14 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
         return SVGAnimation(loader: loader, start: 0, duration: ((end + 0.4) * 1000).rounded() / 1000)
     }
 
+    /// The longest loop, in seconds: a longer period or page load loops its
+    /// first minute (sampling is bounded by it).
+    static let maxDuration = 60.0
+
     init(loader: ConfiguredLoader, start: Double, duration: Double) {
         self.loader = loader
         self.start = start
-        self.duration = duration
+        self.duration = min(duration, Self.maxDuration)
         self.cachedFrames = Frames(loader: loader, start: start)
         build()
         cachedFrames.byTime.removeAll()
