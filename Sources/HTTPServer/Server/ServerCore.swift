@@ -62,12 +62,15 @@ final class ServerCore: @unchecked Sendable {
     /// many connections have closed: after a burst, RSS returns to where it
     /// was. At most every 2 s, from loop 0's tick.
     private var lastTrim: UInt64 = 0
-    private var connectionsAtTrim = 0
+    /// The most connections seen since the last trim (a drop spread over
+    /// several ticks still counts).
+    private var peakSinceTrim = 0
     func releaseMemoryAfterDrops(now: UInt64) {
-        guard now &- lastTrim > 2_000_000_000 else { return }
         let open = openConnections.load(ordering: .relaxed)
-        if connectionsAtTrim - open >= 64 { _ = clinux_malloc_trim() }
-        connectionsAtTrim = open
+        peakSinceTrim = max(peakSinceTrim, open)
+        guard now &- lastTrim > 2_000_000_000, peakSinceTrim - open >= 64 else { return }
+        _ = clinux_malloc_trim()
+        peakSinceTrim = open
         lastTrim = now
     }
 
