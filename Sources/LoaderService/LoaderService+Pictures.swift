@@ -42,10 +42,7 @@ extension LoaderService {
                     promise.succeed(ServiceError.invalid("the animation's parameters are not valid").response)
                     return
                 }
-                animations.withLock { cache in
-                    if cache.count >= 64 { cache.removeAll() }
-                    cache[key] = animation.svg
-                }
+                animations.withLock { $0[key] = animation.svg }
                 promise.succeed(LoaderService.cacheable(animation.svg, contentType: "image/svg+xml", cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
             }
         }
@@ -62,5 +59,28 @@ extension LoaderService {
     static func prefersSVG(_ request: HTTPRequest) -> Bool {
         guard let ranges = Negotiation.ranges(request.headers["accept"]) else { return false }
         return ranges.contains("image/svg+xml") && !ranges.contains("application/json") && !ranges.contains("text/event-stream")
+    }
+}
+
+/// Built animations by query, bounded in count and bytes (one can be a few
+/// MiB): emptied when either bound would be passed.
+struct AnimationCache {
+    static let maxCount = 64
+    static let maxBytes = 32 << 20
+    private var entries: [String: [UInt8]] = [:]
+    private var bytes = 0
+
+    subscript(key: String) -> [UInt8]? {
+        get { entries[key] }
+        set {
+            guard let newValue, entries[key] == nil else { return }
+            if entries.count >= Self.maxCount || bytes + newValue.count > Self.maxBytes {
+                entries.removeAll()
+                bytes = 0
+            }
+            guard newValue.count <= Self.maxBytes else { return }
+            entries[key] = newValue
+            bytes += newValue.count
+        }
     }
 }

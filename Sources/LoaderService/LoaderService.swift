@@ -22,7 +22,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let responseCaches: [ResponseCache]
     let loaderCaches: [LoaderCache]
     /// Animated SVGs by loader and query (each costs thousands of frames).
-    let animations = Mutex<[String: [UInt8]]>([:])
+    let animations = Mutex(AnimationCache())
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
 

@@ -61,7 +61,7 @@ struct PictureTests {
         #expect(try get(server.port, "/loaders/web/animation.svg?pulseDuration=193.19").text.contains("dur=\"60s\""))
         #expect(try get(server.port, "/loaders/web/animation.svg?progress=1").status == 400)
         for definition in LoaderCatalog.standard.loaders {
-            let a = try SVGAnimation.loop(for: definition, parameters: [])
+            let a = try SVGAnimation.loop(for: definition, parameters: [], verify: true)
             #expect(a.maxPositionError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
             #expect(a.maxOpacityError <= SVGAnimation.valueTolerance * 1.5, "\(definition.name)")
             #expect(a.maxRadiusError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")

@@ -65,13 +65,14 @@ public enum SVG {
 }
 
 /// An animated SVG sampled from the engine over one loop.
-public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private and emptied after build
+public struct SVGAnimation: Sendable {
     /// What the animation shows: `[start, start + duration)` of loader time.
     public let loader: ConfiguredLoader
     public let start: Double
     public let duration: Double
     /// Largest difference between the SVG's interpolation and the engine,
-    /// checked on a 1 ms grid (away from the 0.1 ms around each jump).
+    /// checked on a 1 ms grid (away from the 0.1 ms around each jump) when
+    /// built with `verify` (tests and the bench; the service skips it).
     public private(set) var maxPositionError = 0.0
     public private(set) var maxOpacityError = 0.0
     public private(set) var maxRadiusError = 0.0
@@ -88,7 +89,7 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
     /// (web, or anything without a period).
-    public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)]) throws -> SVGAnimation {
+    public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], verify: Bool = false) throws -> SVGAnimation {
         let plain = try definition.configure(parameters)
         if definition.name != "web" {
             // typing: the last copy starts after (count-1) × instanceDelay; switch: at D/2.
@@ -96,7 +97,7 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
             if definition.name == "typing" { settle = plain.parameters.number("scaleDuration") }
             if definition.name == "switch" { settle = plain.parameters.number("duration") / 2 }
             // One period (a minute without one; init caps longer loops).
-            return SVGAnimation(loader: plain, start: settle, duration: plain.period ?? Self.maxDuration)
+            return SVGAnimation(loader: plain, start: settle, duration: plain.period ?? Self.maxDuration, verify: verify)
         }
         // A page load: resources at a steady pace, then finish; loop once it is done.
         let pulse = plain.parameters.number("pulseDuration")
@@ -106,89 +107,86 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
         let loader = try definition.configure(events)
         var end = finish
         while !loader.frame(at: end).done && end < finish + 60 { end += 0.05 }
-        return SVGAnimation(loader: loader, start: 0, duration: ((end + 0.4) * 1000).rounded() / 1000)
+        return SVGAnimation(loader: loader, start: 0, duration: ((end + 0.4) * 1000).rounded() / 1000, verify: verify)
     }
 
     /// The longest loop, in seconds: a longer period or page load loops its
     /// first minute (sampling is bounded by it).
     static let maxDuration = 60.0
 
-    init(loader: ConfiguredLoader, start: Double, duration: Double) {
+    init(loader: ConfiguredLoader, start: Double, duration: Double, verify: Bool) {
         self.loader = loader
         self.start = start
         self.duration = min(duration, Self.maxDuration)
-        self.cachedFrames = Frames(loader: loader, start: start)
-        build()
-        cachedFrames.byTime.removeAll()
+        build(verify: verify)
     }
 
     /// Values of one element: centre, radius, opacity; absent as opacity 0.
     private struct Sample { var x, y, r, opacity: Double; var present: Bool }
 
-    /// Frames by time, each computed once for all elements.
-    private final class Frames {
-        let loader: ConfiguredLoader
-        let start: Double
-        var byTime: [Double: [ElementID: Element]] = [:]
-        init(loader: ConfiguredLoader, start: Double) { self.loader = loader; self.start = start }
-
-        func element(_ id: ElementID, _ s: Double) -> Element? {
-            if let frame = byTime[s] { return frame[id] }
-            var frame: [ElementID: Element] = [:]
-            for e in loader.frame(at: start + s).elements { frame[e.id] = e }
-            if byTime.count > 200_000 { byTime.removeAll() }
-            byTime[s] = frame
-            return frame[id]
-        }
+    /// The engine's elements at loop time `s`, by id.
+    private func elements(at s: Double) -> [ElementID: Element] {
+        var frame: [ElementID: Element] = [:]
+        for e in loader.frame(at: start + s).elements { frame[e.id] = e }
+        return frame
     }
 
-    private var frames: Frames { cachedFrames }
-    private let cachedFrames: Frames
-
-    private func sample(_ id: ElementID, _ s: Double) -> Sample? {
-        guard let e = frames.element(id, s) else { return nil }
+    private static func sample(_ e: Element?) -> Sample? {
+        guard let e else { return nil }
         return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
     }
 
-    private mutating func build() {
-        // Every element that shows at some point of the loop, in first-seen order.
+    private mutating func build(verify: Bool) {
+        // The 30/s grid, each frame computed once for every element; every
+        // element that shows at some point of the loop, in first-seen order.
         var ids: [ElementID] = []
         var colors: [ElementID: RGBColor] = [:]
         var box = SVG.Box(width: loader.width, height: loader.height)
-        let grid = Int((duration * 30).rounded(.up))
-        for i in 0...grid {
-            for e in loader.frame(at: start + duration * Double(i) / Double(grid)).elements {
+        let count = Int((duration * 30).rounded(.up))
+        var grid: [[ElementID: Element]] = []
+        grid.reserveCapacity(count + 1)
+        for i in 0...count {
+            var frame: [ElementID: Element] = [:]
+            for e in loader.frame(at: start + duration * Double(i) / Double(count)).elements {
                 if colors[e.id] == nil { ids.append(e.id); colors[e.id] = e.color }
                 box.include(e)
+                frame[e.id] = e
             }
+            grid.append(frame)
         }
         var body = SVG.header(box, background: SVG.background(for: loader.name))
+        var all: [[(s: Double, v: Sample)]] = []
         for id in ids {
             let keys = keyframes(id, grid: grid)
             keyframeCount += keys.count
-            verify(id, keys)
             body += element(id, color: colors[id]!, keys)
+            if verify { all.append(keys) }
         }
+        if verify { self.verify(ids, all) }
         body += "</svg>\n"
         svg = Array(body.utf8)
     }
 
     /// Adaptive keyframes: a 30/s grid, each interval split while its middle
     /// strays from the straight line; a jump ends up bracketed 0.1 ms wide.
-    private func keyframes(_ id: ElementID, grid: Int) -> [(s: Double, v: Sample)] {
-        func value(_ s: Double, near: Sample?) -> Sample {
-            if let v = sample(id, s) { return v }
+    private func keyframes(_ id: ElementID, grid: [[ElementID: Element]]) -> [(s: Double, v: Sample)] {
+        let count = grid.count - 1
+        func absent(near: Sample?) -> Sample {
             var absent = near ?? Sample(x: 0, y: 0, r: 0, opacity: 0, present: false)
             absent.opacity = 0
             absent.present = false
             return absent
         }
+        // Between grid points: the engine's frame for this one element.
+        func value(_ s: Double, near: Sample?) -> Sample {
+            Self.sample(loader.frame(at: start + s).elements.first { $0.id == id }) ?? absent(near: near)
+        }
         var keys: [(s: Double, v: Sample)] = []
-        var previous = value(0, near: nil)
+        var previous = Self.sample(grid[0][id]) ?? absent(near: nil)
         keys.append((0, previous))
-        for i in 1...grid {
-            let b = duration * Double(i) / Double(grid)
-            let vb = value(b, near: previous)
+        for i in 1...count {
+            let b = duration * Double(i) / Double(count)
+            let vb = Self.sample(grid[i][id]) ?? absent(near: previous)
             refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) })
             keys.append((b, vb))
             previous = vb
@@ -218,19 +216,25 @@ public struct SVGAnimation: @unchecked Sendable {  // the frame memo is private 
         refine(m, vm, b, vb, into: &keys, value: value)
     }
 
-    /// Compares the SVG's linear interpolation with the engine every 1 ms.
-    private mutating func verify(_ id: ElementID, _ keys: [(s: Double, v: Sample)]) {
-        var j = 0
+    /// Compares the SVG's linear interpolation with the engine every 1 ms,
+    /// one engine frame per millisecond for all elements.
+    private mutating func verify(_ ids: [ElementID], _ all: [[(s: Double, v: Sample)]]) {
+        var cursors = [Int](repeating: 0, count: ids.count)
         var s = 0.0
         while s < duration {
-            while j + 1 < keys.count && keys[j + 1].s <= s { j += 1 }
-            guard j + 1 < keys.count else { break }
-            let (a, b) = (keys[j], keys[j + 1])
-            if b.s - a.s > Self.minimumStep * 1.01, a.v.present, b.v.present, let truth = sample(id, s) {
-                let f = (s - a.s) / (b.s - a.s)
-                maxPositionError = max(maxPositionError, abs(a.v.x + (b.v.x - a.v.x) * f - truth.x), abs(a.v.y + (b.v.y - a.v.y) * f - truth.y))
-                maxOpacityError = max(maxOpacityError, abs(a.v.opacity + (b.v.opacity - a.v.opacity) * f - truth.opacity))
-                maxRadiusError = max(maxRadiusError, abs(a.v.r + (b.v.r - a.v.r) * f - truth.r))
+            let frame = elements(at: s)
+            for (n, id) in ids.enumerated() {
+                let keys = all[n]
+                while cursors[n] + 1 < keys.count && keys[cursors[n] + 1].s <= s { cursors[n] += 1 }
+                let j = cursors[n]
+                guard j + 1 < keys.count else { continue }
+                let (a, b) = (keys[j], keys[j + 1])
+                if b.s - a.s > Self.minimumStep * 1.01, a.v.present, b.v.present, let truth = Self.sample(frame[id]) {
+                    let f = (s - a.s) / (b.s - a.s)
+                    maxPositionError = max(maxPositionError, abs(a.v.x + (b.v.x - a.v.x) * f - truth.x), abs(a.v.y + (b.v.y - a.v.y) * f - truth.y))
+                    maxOpacityError = max(maxOpacityError, abs(a.v.opacity + (b.v.opacity - a.v.opacity) * f - truth.opacity))
+                    maxRadiusError = max(maxRadiusError, abs(a.v.r + (b.v.r - a.v.r) * f - truth.r))
+                }
             }
             s += 0.001
         }
