@@ -18,11 +18,12 @@ extension LoaderService {
             }
             endK = Int((duration * fps - 1e-9).rounded(.up))  // frames k with k/fps < duration
         }
+        // A Last-Event-ID that is not one of our frame ids (another server's,
+        // or mangled on the way) starts the stream afresh: a 400 would make
+        // EventSource give up for good.
         var startK = 0
-        if let last = request.headers["last-event-id"].map({ String($0.trimmingSpaces) }), !last.isEmpty {
-            guard let id = Int(last), id >= 0 else {
-                throw ServiceError.invalid("Last-Event-ID must be a frame id (an integer >= 0)")
-            }
+        if let last = request.headers["last-event-id"].map({ String($0.trimmingSpaces) }),
+           let id = Int(last), id >= 0, id < Int.max {
             startK = id + 1
         }
         if let endK, startK >= endK {

@@ -226,7 +226,12 @@ struct ServiceLiveTests {
         #expect(ids == ["7", "8", "9"])
         let finished = try get(server.port, "/loaders/typing/frames?fps=10&duration=1&stream=sse", ["Last-Event-ID": "9"])
         #expect(finished.status == 204)
-        #expect(try get(server.port, "/loaders/typing/frames?stream=sse&duration=1", ["Last-Event-ID": "x"]).status == 400)
+        // An id that is not ours starts afresh (a 400 would stop EventSource for good).
+        for foreign in ["x", "-1", "99999999999999999999999"] {
+            let fresh = try get(server.port, "/loaders/typing/frames?fps=10&duration=0.3&stream=sse", ["Last-Event-ID": foreign])
+            #expect(fresh.status == 200)
+            #expect(parseEventStream(fresh.text).events.filter { $0.type == "frame" }.map(\.lastEventID) == ["0", "1", "2"])
+        }
     }
 
     @Test func durationIsTheStreamLengthInAStreamAndTheSwitchPeriodOtherwise() throws {
