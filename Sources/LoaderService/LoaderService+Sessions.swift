@@ -94,7 +94,10 @@ extension LoaderService {
         try Negotiation.requireJSON(request)
         let s = try sessions.snapshot(id)
         let now = s.now
-        if let t, t > now { throw ServiceError.invalid("t must not be later than the session's clock (\(now) s)") }
+        // A later t is not wrong, only not yet known: events may still come.
+        if let t, t > now {
+            throw ServiceError(.conflict, "not_yet", "t is later than the session's clock (\(now) s); that frame is not known yet")
+        }
         let frame = s.loader.frame(at: t ?? now)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                             body: FrameEncoder.encode(frame))
