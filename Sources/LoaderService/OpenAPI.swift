@@ -17,15 +17,15 @@ enum OpenAPI {
         w.beginObject()
         catalogPath(&w)
         loaderPath(&w, catalog)
-        framesPath(&w, catalog, configuration)
+        framesPaths(&w, catalog, configuration)
         picturePaths(&w, catalog)
         simple(&w, "/healthz", "Liveness: the process answers.", okSchema: #"{"status":"ok"}"#, extra503: false)
         simple(&w, "/readyz", "Readiness: accepting work (503 while shutting down).", okSchema: #"{"status":"ready"}"#, extra503: true)
         metricsPath(&w)
         openAPIPath(&w)
-        sessionPaths(&w, catalog)
+        sessionPaths(&w, catalog, configuration)
         w.endObject()
-        components(&w, catalog)
+        components(&w, catalog, configuration)
         w.endObject()
         return w.bytes
     }
@@ -61,116 +61,167 @@ enum OpenAPI {
         w.endObject()
     }
 
-    static func framesPath(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
-        w.key("/loaders/{name}/frames")
-        w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "getFrames")
-        w.field("summary", "One frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
-        w.field("description", "Loader parameters and events are query parameters; each loader takes only its own (see GET /loaders). `t` cannot be combined with `from`/`to`; `fps` and `duration` need a batch or a stream. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: 1000`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1.")
-        w.key("parameters")
-        w.beginArray()
-        nameParameter(&w, catalog, strict: false)
-        query(&w, "t", "Seconds since the loader started (default 0); a stream's first frame.", numberSchema(min: 0, max: TimeValue.maximum))
-        query(&w, "from", "Batch: first frame time (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
-        query(&w, "to", "Batch: last frame time (inclusive, 1e-9 slack). At most 10,000 frames.", numberSchema(min: 0, max: TimeValue.maximum))
-        query(&w, "fps", "Batch or stream: frames per second (default \(configuration.streamDefaultFps)).", numberSchema(min: 1, max: 120))
-        query(&w, "duration", "Stream: seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum))
-        query(&w, "stream", "`sse` streams without an Accept header.", enumSchema(["sse"]))
-        // The union of every loader's parameters and events.
-        var seen = Set<String>()
+    /// `/loaders/<loader>/frames`, one path per loader: the route is
+    /// `/loaders/{name}/frames`, but each loader takes only its own
+    /// parameters, and the query has three shapes that exclude each other
+    /// (a frame, a batch, a stream). One exploded object parameter with a
+    /// `oneOf` of the three says exactly which combinations are accepted.
+    static func framesPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
         for loader in catalog.loaders {
-            for spec in loader.parameters where seen.insert(spec.name).inserted {
-                let takers = catalog.loaders.filter { $0.parameters.contains { $0.name == spec.name } }.map(\.name)
-                query(&w, spec.name, "\(spec.summary) (\(takers.joined(separator: ", ")); \(spec.acceptedForm).", schema(spec))
-            }
-            for event in loader.events where seen.insert(event.name).inserted {
-                let takers = catalog.loaders.filter { $0.events.contains { $0.name == event.name } }.map(\.name)
-                let s = event.kind == .time
-                    ? numberSchema(min: 0, max: TimeValue.maximum)
-                    : #"{"type":"string","pattern":"^$|^[0-9]+(\\.[0-9]+)?(,[0-9]+(\\.[0-9]+)?)*$"}"#
-                query(&w, event.name, "\(event.summary) (\(takers.joined(separator: ", "))).", s)
-            }
-        }
-        header(&w, "Last-Event-ID", "Stream: resume after this frame id (an integer; ignored by single frames and batches).", #"{"type":"string"}"#)
-        w.endArray()
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.beginObject()
-        w.field("description", "A frame (with t or nothing), a batch (with from/to), or an event stream.")
-        w.key("headers")
-        w.beginObject()
-        w.key("ETag")
-        w.rawValue(Array(#"{"schema":{"type":"string"},"description":"Strong entity tag of the body (JSON answers)."}"#.utf8))
-        w.endObject()
-        w.key("content")
-        w.beginObject()
-        w.key("application/json")
-        w.rawValue(Array(##"{"schema":{"oneOf":[{"$ref":"#/components/schemas/Frame"},{"$ref":"#/components/schemas/Batch"}]}}"##.utf8))
-        w.key("text/event-stream")
-        w.rawValue(Array(#"{"schema":\#(eventSchema)}"#.utf8))
-        w.endObject()
-        w.endObject()
-        for (code, text, schema) in [
-            ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A bad or unknown parameter, named in the message with the accepted form.", ref("Error")),
-            ("404", "No loader of that name.", ref("Error")),
-            ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
-        ] as [(String, String, String?)] {
-            response(&w, code, text, schema)
-        }
-        w.endObject()
-        w.endObject()
-        w.endObject()
-    }
-
-    /// The SVG pictures and the demo page.
-    static func picturePaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
-        for (path, operation, summary, takesTime) in [
-            ("/loaders/{name}/frames.svg", "getFrameSVG", "One frame as SVG (white dots on black for typing and switch, blue on white for web); the viewBox holds every element.", true),
-            ("/loaders/{name}/animation.svg", "getAnimationSVG", "A self-contained animated SVG (SMIL) sampled from the engine: one period (typing, switch) or a sample page load (web); loops in an <img>.", false),
-        ] {
-            w.key(path)
+            let type = typeName(loader)
+            w.key("/loaders/\(loader.name)/frames")
             w.beginObject()
             w.key("get")
             w.beginObject()
-            w.field("operationId", operation)
-            w.field("summary", summary)
+            w.field("operationId", "get\(type)Frames")
+            w.field("summary", "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
+            w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch has at most \(LoaderService.maxBatchFrames) frames ((to - from) × fps < \(LoaderService.maxBatchFrames)) and `to` >= `from`; otherwise 400. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. `loader.<name>` also names a loader parameter in any shape.")
             w.key("parameters")
             w.beginArray()
-            nameParameter(&w, catalog, strict: false)
-            if takesTime {
-                query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
-            }
-            var seen = Set<String>()
-            for loader in catalog.loaders {
-                for spec in loader.parameters where seen.insert(spec.name).inserted {
-                    query(&w, spec.name, "\(spec.summary) \(spec.acceptedForm).", schema(spec))
-                }
-                if takesTime {
-                    for event in loader.events where seen.insert(event.name).inserted {
-                        let s = event.kind == .time
-                            ? numberSchema(min: 0, max: TimeValue.maximum)
-                            : #"{"type":"string","pattern":"^$|^[0-9]+(\\.[0-9]+)?(,[0-9]+(\\.[0-9]+)?)*$"}"#
-                        query(&w, event.name, "\(event.summary)", s)
-                    }
-                }
-            }
+            w.beginObject()
+            w.field("name", "query")
+            w.field("in", "query")
+            w.field("required", false)
+            w.field("style", "form")
+            w.field("explode", true)
+            w.field("description", "One of the three query shapes; its properties are the query parameters.")
+            w.key("schema")
+            w.rawValue(Array(##"{"oneOf":[{"$ref":"#/components/schemas/\##(type)FrameQuery"},{"$ref":"#/components/schemas/\##(type)BatchQuery"},{"$ref":"#/components/schemas/\##(type)StreamQuery"}]}"##.utf8))
+            w.endObject()
+            header(&w, "Last-Event-ID", "Stream: resume after this frame id. A value that is not a frame id (an integer >= 0) is ignored, as are single frames and batches.", #"{"type":"string"}"#)
             w.endArray()
             w.key("responses")
             w.beginObject()
             w.key("200")
-            w.rawValue(Array(#"{"description":"The picture.","content":{"image/svg+xml":{"schema":{"type":"string"}}}}"#.utf8))
-            for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
-                                 ("404", "No loader of that name."), ("406", "The Accept header excludes image/svg+xml.")] {
-                response(&w, code, text, code == "304" ? nil : ref("Error"))
+            w.beginObject()
+            w.field("description", "A frame (FrameQuery), a batch (BatchQuery), or an event stream (StreamQuery).")
+            w.key("headers")
+            w.beginObject()
+            w.key("ETag")
+            w.rawValue(Array(#"{"schema":{"type":"string"},"description":"Strong entity tag of the body (JSON answers)."}"#.utf8))
+            w.endObject()
+            w.key("content")
+            w.beginObject()
+            w.key("application/json")
+            w.rawValue(Array(##"{"schema":{"oneOf":[{"$ref":"#/components/schemas/Frame"},{"$ref":"#/components/schemas/Batch"}]}}"##.utf8))
+            w.key("text/event-stream")
+            w.rawValue(Array(#"{"schema":\#(eventSchema)}"#.utf8))
+            w.key("image/svg+xml")
+            w.rawValue(Array(#"{"schema":{"type":"string"}}"#.utf8))
+            w.endObject()
+            w.endObject()
+            for (code, text, schema) in [
+                ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
+                ("304", "Not modified (If-None-Match).", nil),
+                ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form.", ref("Error")),
+                ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
+            ] as [(String, String, String?)] {
+                response(&w, code, text, schema)
             }
             w.endObject()
             w.endObject()
             w.endObject()
+        }
+    }
+
+    /// The three query shapes of a loader's frames, as component schemas.
+    static func frameQuerySchemas(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
+        let time = numberSchema(min: 0, max: TimeValue.maximum)
+        let fps = numberSchema(min: 1, max: 120)
+        for loader in catalog.loaders {
+            let type = typeName(loader)
+            querySchema(&w, "\(type)FrameQuery", "One frame of \(loader.name).", loader, inStream: false, required: [], own: [
+                ("t", "Seconds since the loader started (default 0).", time),
+            ])
+            querySchema(&w, "\(type)BatchQuery", "A batch of \(loader.name) frames at from + k/fps while <= to (1e-9 slack).", loader, inStream: false, required: ["to"], own: [
+                ("from", "First frame time (default 0).", time),
+                ("to", "Last frame time (inclusive), >= from; (to - from) × fps < \(LoaderService.maxBatchFrames).", time),
+                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+            ])
+            querySchema(&w, "\(type)StreamQuery", "A live stream of \(loader.name) frames.", loader, inStream: true, required: ["stream"], own: [
+                ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
+                ("t", "The first frame's time (default 0).", time),
+                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+                ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
+            ])
+        }
+    }
+
+    /// An object schema of query parameters: the shape's own, then the
+    /// loader's parameters and events. In a stream a loader parameter whose
+    /// name the stream uses (the switch's `duration`) is `loader.<name>`.
+    static func querySchema(_ w: inout JSONWriter, _ name: String, _ description: String, _ loader: LoaderDefinition,
+                            inStream: Bool, required: [String], own: [(String, String, String)]) {
+        w.key(name)
+        w.beginObject()
+        w.field("type", "object")
+        w.field("description", description)
+        w.field("additionalProperties", false)
+        if !required.isEmpty {
+            w.key("required")
+            w.beginArray()
+            for r in required { w.value(r) }
+            w.endArray()
+        }
+        w.key("properties")
+        w.beginObject()
+        for (property, text, schema) in own {
+            w.key(property)
+            w.rawValue(described(schema, text))
+        }
+        for spec in loader.parameters {
+            let shadowed = inStream && own.contains { $0.0 == spec.name }
+            w.key(shadowed ? "loader." + spec.name : spec.name)
+            w.rawValue(described(schema(spec), parameterText(spec)))
+        }
+        for event in loader.events {
+            w.key(event.name)
+            w.rawValue(described(eventSchema(event), event.summary))
+        }
+        w.endObject()
+        w.endObject()
+    }
+
+    /// The SVG pictures (one path each per loader) and the demo page.
+    static func picturePaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+        for loader in catalog.loaders {
+            let type = typeName(loader)
+            for (path, operation, summary, takesTime) in [
+                ("frames.svg", "get\(type)FrameSVG", "One \(loader.name) frame as SVG (\(loader.name == "web" ? "blue on white" : "white dots on black")); the viewBox holds every element.", true),
+                ("animation.svg", "get\(type)AnimationSVG", "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.name == "web" ? "a sample page load" : "one period"), at most a minute; loops in an <img>.", false),
+            ] {
+                w.key("/loaders/\(loader.name)/\(path)")
+                w.beginObject()
+                w.key("get")
+                w.beginObject()
+                w.field("operationId", operation)
+                w.field("summary", summary)
+                w.key("parameters")
+                w.beginArray()
+                if takesTime {
+                    query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
+                }
+                for spec in loader.parameters {
+                    query(&w, spec.name, parameterText(spec), schema(spec))
+                }
+                if takesTime {
+                    for event in loader.events {
+                        query(&w, event.name, event.summary, eventSchema(event))
+                    }
+                }
+                w.endArray()
+                w.key("responses")
+                w.beginObject()
+                w.key("200")
+                w.rawValue(Array(#"{"description":"The picture.","content":{"image/svg+xml":{"schema":{"type":"string"}}}}"#.utf8))
+                for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
+                                     ("406", "The Accept header excludes image/svg+xml.")] {
+                    response(&w, code, text, code == "304" ? nil : ref("Error"))
+                }
+                w.endObject()
+                w.endObject()
+                w.endObject()
+            }
         }
         w.key("/")
         w.beginObject()
@@ -222,7 +273,7 @@ enum OpenAPI {
         w.endObject()
     }
 
-    static func sessionPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+    static func sessionPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
         let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id (128 random bits, URL-safe).","schema":{"type":"string"}}"#
         w.key("/sessions")
         w.beginObject()
@@ -263,14 +314,19 @@ enum OpenAPI {
         w.field("operationId", "getSessionFrames")
         w.field("summary", "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
         w.key("parameters")
-        w.rawValue(Array(("[\(idParameter)," + #"{"name":"t","in":"query","required":false,"description":"An earlier moment on the session clock.","schema":"# + numberSchema(min: 0, max: TimeValue.maximum) + "},"
-            + #"{"name":"fps","in":"query","required":false,"description":"Stream: frames per second.","schema":"# + numberSchema(min: 1, max: 120) + "},"
-            + #"{"name":"stream","in":"query","required":false,"schema":{"type":"string","enum":["sse"]}}]"#).utf8))
+        // Two query shapes: a frame (t) or a stream (stream=sse, fps).
+        let frameQuery = #"{"type":"object","additionalProperties":false,"description":"A frame: now, or an earlier t.","properties":{"t":"#
+            + String(decoding: described(numberSchema(min: 0, max: TimeValue.maximum), "A moment on the session clock, not later than now."), as: UTF8.self) + "}}"
+        let streamQuery = #"{"type":"object","additionalProperties":false,"required":["stream"],"description":"The live stream (also with Accept: text/event-stream and no stream=sse).","properties":{"stream":{"type":"string","enum":["sse"]},"fps":"#
+            + String(decoding: described(numberSchema(min: 1, max: 120), "Frames per second (default \(configuration.streamDefaultFps))."), as: UTF8.self) + "}}"
+        w.rawValue(Array(("[\(idParameter)," + #"{"name":"query","in":"query","required":false,"style":"form","explode":true,"description":"One of the two query shapes; its properties are the query parameters.","schema":{"oneOf":["#
+            + frameQuery + "," + streamQuery + "]}}]").utf8))
         w.key("responses")
         w.beginObject()
         w.key("200")
         w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
-        for (code, text) in [("400", "A bad parameter, or t later than the session's clock."), ("404", "No such session."),
+        for (code, text) in [("400", "A bad or unknown parameter, or a combination neither shape allows."), ("404", "No such session."),
+                             ("409", "t is later than the session's clock: that frame is not known yet."),
                              ("406", "The Accept header excludes application/json and text/event-stream."),
                              ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
             response(&w, code, text, ref("Error"))
@@ -346,7 +402,7 @@ enum OpenAPI {
 
     // MARK: Components
 
-    static func components(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+    static func components(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
         w.key("components")
         w.beginObject()
         w.key("schemas")
@@ -367,6 +423,7 @@ enum OpenAPI {
         w.rawValue(Array(#"{"type":"object","required":["id","loader","params","createdAt","t","done","viewers","events"],"properties":{"id":{"type":"string"},"loader":{"type":"string"},"params":{"type":"object"},"createdAt":{"type":"string","format":"date-time"},"t":{"type":"number","description":"The session clock now: seconds since createdAt."},"done":{"type":"boolean"},"viewers":{"type":"integer"},"events":{"type":"array","items":{"type":"object","required":["type","t"],"properties":{"type":{"type":"string","enum":["progress","finish","stop"]},"t":{"type":"number"}}}}}}"#.utf8))
         w.key("Catalog")
         w.rawValue(Array(##"{"type":"object","required":["loaders"],"properties":{"loaders":{"type":"array","items":{"$ref":"#/components/schemas/Loader"}}}}"##.utf8))
+        frameQuerySchemas(&w, catalog, configuration)
         w.endObject()
         w.key("securitySchemes")
         w.rawValue(Array(#"{"bearer":{"type":"http","scheme":"bearer","description":"The token returned when the session was created."}}"#.utf8))
@@ -483,6 +540,40 @@ enum OpenAPI {
         w.endArray()
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// "View width in points: a number from 1 to 10000."
+    static func parameterText(_ spec: ParameterSpec) -> String {
+        (spec.summary.hasSuffix(".") ? String(spec.summary.dropLast()) : spec.summary) + ": " + spec.acceptedForm + "."
+    }
+
+    /// `TypingFrameQuery`, `getSwitchFrames`: the loader's name as a type name.
+    static func typeName(_ loader: LoaderDefinition) -> String {
+        loader.name.prefix(1).uppercased() + loader.name.dropFirst()
+    }
+
+    /// A schema with a description added (`schema` is a JSON object).
+    static func described(_ schema: String, _ description: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("description", description)
+        w.endObject()
+        var bytes = w.bytes
+        bytes.removeLast()
+        return bytes + [UInt8(ascii: ",")] + schema.utf8.dropFirst()
+    }
+
+    /// An event's value: one time, or a comma-separated list of at most
+    /// `TimeValue.maximumListCount` times.
+    static func eventSchema(_ event: EventSpec) -> String {
+        switch event.kind {
+        case .time:
+            return numberSchema(min: 0, max: TimeValue.maximum)
+        case .timeList:
+            // Each time 0…1e9 seconds: at most 9 integer digits, or 1000000000.
+            let time = #"(1000000000(\\.0+)?|[0-9]{1,9}(\\.[0-9]+)?)"#
+            return #"{"type":"string","pattern":"^$|^\#(time)(,\#(time)){0,\#(TimeValue.maximumListCount - 1)}$"}"#
+        }
     }
 
     static func schema(_ spec: ParameterSpec) -> String {

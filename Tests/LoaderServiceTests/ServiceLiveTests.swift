@@ -54,7 +54,7 @@ struct ServiceLiveTests {
         #expect(openapi.status == 200)
         let doc = try JSONValue.parse(openapi.body)
         #expect(doc["openapi"] == .string("3.1.0"))
-        #expect(doc["paths"]?["/loaders/{name}/frames"] != nil)
+        #expect(doc["paths"]?["/loaders/typing/frames"] != nil)
         service.markNotReady()
         let notReady = try get(server.port, "/readyz")
         #expect(notReady.status == 503)
