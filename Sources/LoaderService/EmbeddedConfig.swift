@@ -21,6 +21,7 @@ let embeddedConfigJSON = """
   "maxSessions": 100000,
   "sessionTtlSeconds": 3600,
   "maxEventsPerSession": 10000,
-  "maxViewersPerSession": 10000
+  "maxViewersPerSession": 10000,
+  "journalCompactBytes": 67108864
 }
 """

@@ -26,7 +26,7 @@ extension LoaderService {
         }
         let loader: ConfiguredLoader
         do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) }
-        let (created, record) = try sessions.create(definition: definition, params: params, loader: loader)
+        let (created, ticket) = try sessions.create(definition: definition, params: params, loader: loader)
         var w = JSONWriter(capacity: 160)
         w.beginObject()
         w.field("id", created.id)
@@ -37,7 +37,7 @@ extension LoaderService {
         let response = HTTPResponse(status: .created, headers: [
             "Content-Type": "application/json", "Cache-Control": "no-store", "Location": "/sessions/\(created.id)",
         ], body: w.bytes)
-        return durably(record, response)
+        return durably(ticket, response)
     }
 
     /// `GET /sessions/{id}`: loader, params, createdAt, the clock now, done, events.
@@ -127,28 +127,29 @@ extension LoaderService {
         guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
             throw ServiceError.invalid("type must be progress, finish or stop")
         }
-        let (event, record) = try sessions.post(kind, to: id, token: token)
+        let (event, ticket) = try sessions.post(kind, to: id, token: token)
         var w = JSONWriter(capacity: 64)
         w.beginObject()
         w.field("type", event.kind.rawValue)
         w.field("t", event.t)
         w.endObject()
-        return durably(record, HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes))
+        return durably(ticket, HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes))
     }
 
     /// `DELETE /sessions/{id}` with the token.
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
-        let record = try sessions.delete(id, token: bearerToken(request))
-        return durably(record, HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
+        let ticket = try sessions.delete(id, token: bearerToken(request))
+        return durably(ticket, HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
     }
 
-    /// Answers `response` once `record` is on disk (500 if it cannot be written).
-    func durably(_ record: [UInt8], _ response: HTTPResponse) -> HTTPResponse {
-        guard sessions.journal != nil else { return response }
-        let store = sessions, logger = logger
+    /// Answers `response` once the change is on disk (500 if it cannot be
+    /// written); at once without a journal.
+    func durably(_ ticket: JournalTicket?, _ response: HTTPResponse) -> HTTPResponse {
+        guard let ticket else { return response }
+        let logger = logger
         return .deferred { promise in
-            store.commit(record) { ok in
+            ticket.whenDone { ok in
                 if ok {
                     promise.succeed(response)
                 } else {

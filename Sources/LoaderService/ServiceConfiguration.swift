@@ -27,6 +27,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var sessionTtlSeconds = 3600.0
     public var maxEventsPerSession = 10_000
     public var maxViewersPerSession = 10_000
+    /// The session journal is compacted while running from this size on.
+    public var journalCompactBytes = 64 << 20
 
     public init() {}
 
@@ -36,6 +38,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         l.ttlSeconds = sessionTtlSeconds
         l.maxEventsPerSession = maxEventsPerSession
         l.maxViewersPerSession = maxViewersPerSession
+        l.journalCompactBytes = journalCompactBytes
         return l
     }
 
@@ -124,6 +127,7 @@ extension ServiceConfiguration {
         Key(name: "sessionTtlSeconds", kind: .seconds(1...31_536_000)) { c, v in if case .number(let n) = v { c.sessionTtlSeconds = n } },
         Key(name: "maxEventsPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxEventsPerSession = n } },
         Key(name: "maxViewersPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxViewersPerSession = n } },
+        Key(name: "journalCompactBytes", kind: .integer(4096...(1 << 40))) { c, v in if case .integer(let n) = v { c.journalCompactBytes = n } },
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
@@ -235,6 +239,7 @@ extension ServiceConfiguration {
         w.field("sessionTtlSeconds", sessionTtlSeconds)
         w.field("maxEventsPerSession", maxEventsPerSession)
         w.field("maxViewersPerSession", maxViewersPerSession)
+        w.field("journalCompactBytes", journalCompactBytes)
         w.endObject()
         return w.bytes
     }

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport
+import LoaderEngine
+import Synchronization
 import Testing
 @testable import HTTPServer
 @testable import LoaderService
@@ -238,5 +240,75 @@ enum FileManagerLite {
             closedir(dir)
         }
         rmdir(path)
+    }
+}
+
+/// Compaction while running, under concurrent writers: every acknowledged
+/// change is in the journal exactly once, in order.
+@Suite struct JournalCompactionTests {
+    struct Owned: Sendable { let id: String; let token: String }
+    final class Tally: Sendable {
+        let appended = Atomic<Int>(0), acknowledged = Atomic<Int>(0), refused = Atomic<Int>(0)
+    }
+
+    @Test func compactionWhileWritingLosesAndDoublesNothing() throws {
+        let directory = "/tmp/loaderd-compact-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { _ = try? FileManagerLite.removeTree(directory) }
+        var limits = SessionStore.Limits()
+        limits.journalCompactBytes = 4096
+        let web = LoaderCatalog.standard["web"]!
+        var live: [String: [SessionEvent]] = [:]
+        var deleted: [String] = []
+        do {
+            let store = try SessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let tally = Tally()
+            let owned = Mutex<[Owned]>([])
+            let removed = Mutex<[String]>([])
+            @Sendable func track(_ ticket: JournalTicket?) {
+                tally.appended.add(1, ordering: .relaxed)
+                ticket!.whenDone { ok in
+                    if ok { tally.acknowledged.add(1, ordering: .relaxed) } else { tally.refused.add(1, ordering: .relaxed) }
+                }
+            }
+            let writers = (0..<4).map { _ in
+                Thread {
+                    var mine: [Owned] = []
+                    for _ in 0..<10 {
+                        let (created, ticket) = try! store.create(definition: web, params: [], loader: web.configure())
+                        track(ticket)
+                        mine.append(Owned(id: created.id, token: created.token))
+                    }
+                    for _ in 0..<30 {
+                        for s in mine { track(try! store.post(.progress, to: s.id, token: s.token).1) }
+                    }
+                    for s in mine.enumerated() where s.offset % 3 == 0 {
+                        track(try! store.delete(s.element.id, token: s.element.token))
+                        removed.withLock { $0.append(s.element.id) }
+                    }
+                    owned.withLock { $0 += mine }
+                }
+            }
+            for w in writers { w.join() }
+            let total = 4 * (10 + 300 + 4)
+            #expect(eventually(20) {
+                let done: Int = tally.acknowledged.load(ordering: .relaxed) + tally.refused.load(ordering: .relaxed)
+                return done == total
+            })
+            #expect(tally.refused.load(ordering: .relaxed) == 0)
+            #expect(tally.appended.load(ordering: .relaxed) == total)
+            #expect(store.journal!.compactions.load(ordering: .relaxed) > 0)
+            deleted = removed.withLock { $0 }
+            for s in owned.withLock({ $0 }) where !deleted.contains(s.id) {
+                live[s.id] = try store.snapshot(s.id).events
+            }
+        }
+        let reopened = try SessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        #expect(reopened.count == live.count)
+        for (id, events) in live {
+            let restored = try reopened.snapshot(id).events
+            let same = restored == events
+            #expect(same, "session \(id): \(restored.count) events restored, \(events.count) acknowledged")
+        }
+        for id in deleted { #expect((try? reopened.snapshot(id)) == nil) }
     }
 }

@@ -6,17 +6,35 @@ import Synchronization
 /// (little-endian), made durable with `fdatasync` before its writer hears
 /// back. Writers that arrive while a sync is running are written and synced
 /// together in the next one (group commit).
+///
+/// Compaction while running: once the file reaches `compactAt` bytes,
+/// `needsCompaction` is called and the owner answers with `compact`, which
+/// replaces the file with a snapshot of the live state. The owner makes every
+/// `append` under one lock of its own and takes its snapshot under that lock,
+/// so the file's order is the state's order and no record is in between.
 final class Journal: @unchecked Sendable {
     let path: String
+    /// Touched on the queue only (after `init`).
     private var fd: Int32
     private let queue = DispatchQueue(label: "loaderd.journal")
     private struct Waiting {
         var bytes: [UInt8] = []
-        var completions: [@Sendable (Bool) -> Void] = []
+        var tickets: [JournalTicket] = []
         var flushScheduled = false
     }
     private let waiting = Mutex(Waiting())
     private(set) var size: Int = 0
+
+    /// The smallest size that asks for compaction; after one, twice the
+    /// compacted size if that is more (so a large live state is not
+    /// rewritten over and over).
+    private var compactionThreshold = Int.max
+    private var compactAt = Int.max
+    private var compactionRequested = false
+    /// Called on the journal's queue when the file has grown past `compactAt`.
+    var needsCompaction: (@Sendable () -> Void)?
+    /// Compactions done while running, for tests and logs.
+    let compactions = Atomic<Int>(0)
 
     /// What replay found.
     struct Replay {
@@ -78,37 +96,81 @@ final class Journal: @unchecked Sendable {
         return result
     }
 
-    /// Queues `payload`; `done(true)` runs (on the journal's queue) once it
-    /// is on disk, `done(false)` if writing failed.
-    func append(_ payload: [UInt8], done: @escaping @Sendable (Bool) -> Void) {
+    /// Queues `payload`; its ticket completes (on the journal's queue) with
+    /// true once the record is on disk, false if writing failed. Records are
+    /// written in the order of their appends.
+    func append(_ payload: [UInt8]) -> JournalTicket {
         let record = Journal.frame(payload)
+        let ticket = JournalTicket()
         let schedule = waiting.withLock { w -> Bool in
             w.bytes.append(contentsOf: record)
-            w.completions.append(done)
+            w.tickets.append(ticket)
             if w.flushScheduled { return false }
             w.flushScheduled = true
             return true
         }
         if schedule { queue.async { self.flush() } }
+        return ticket
     }
 
-    /// Writes everything waiting in one write and one sync, then reports.
-    private func flush() {
-        let batch = waiting.withLock { w -> Waiting in
+    private func takeWaiting() -> Waiting {
+        waiting.withLock { w -> Waiting in
             let taken = w
             w = Waiting()
             return taken
         }
+    }
+
+    /// Writes everything waiting in one write and one sync, then reports.
+    private func flush() {
+        write(takeWaiting())
+        if size >= compactAt && !compactionRequested, let needsCompaction {
+            compactionRequested = true
+            needsCompaction()
+        }
+    }
+
+    private func write(_ batch: Waiting) {
         var ok = true
         var offset = 0
         while offset < batch.bytes.count {
-            let n = batch.bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, batch.bytes.count - offset) }
+            let n = batch.bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, batch.bytes.count - offset) }
             if n < 0 { if errno == EINTR { continue }; ok = false; break }
             offset += n
         }
-        if ok && fdatasync(fd) != 0 { ok = false }
+        if ok && !batch.bytes.isEmpty && fdatasync(fd) != 0 { ok = false }
         if ok { size += batch.bytes.count }
-        for done in batch.completions { done(ok) }
+        for ticket in batch.tickets { ticket.complete(ok) }
+    }
+
+    /// Asks for compaction from `threshold` bytes on (or twice the present
+    /// size, if more); `needsCompaction` must be set first.
+    func armCompaction(threshold: Int) {
+        queue.sync {
+            compactionThreshold = threshold
+            compactAt = max(threshold, 2 * size)
+        }
+    }
+
+    /// Compaction while running, on the journal's queue. `snapshot` must hold
+    /// the lock under which every `append` is made while it builds the
+    /// records and calls `takeWaiting`: the records accepted but not yet
+    /// written are then part of the snapshot, and their tickets complete once
+    /// the new file is durable. If the new file cannot be made, they are
+    /// written to the old one as usual.
+    func compact(_ snapshot: @escaping @Sendable (_ takeWaiting: () -> Void) -> [[UInt8]]) {
+        queue.async { [self] in
+            var covered = Waiting()
+            let payloads = snapshot { covered = takeWaiting() }
+            do throws(JournalError) {
+                try rewriteNow(payloads)
+                compactions.add(1, ordering: .relaxed)
+                for ticket in covered.tickets { ticket.complete(true) }
+            } catch {
+                write(covered)
+            }
+            compactionRequested = false
+        }
     }
 
     /// Replaces the journal with `payloads` (compaction): written to a new
@@ -121,29 +183,28 @@ final class Journal: @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Writes `payloads` to a new file, syncs it, renames it over the
+    /// journal and syncs the directory; the new file's descriptor becomes the
+    /// journal's. On a failure the old file and descriptor are untouched.
     private func rewriteNow(_ payloads: [[UInt8]]) throws(JournalError) {
-        do {
-            let temporary = path + ".compact"
-            let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard out >= 0 else { throw JournalError("cannot create \(temporary)") }
-            var bytes = [UInt8]()
-            for p in payloads { bytes.append(contentsOf: Journal.frame(p)) }
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { write(out, $0.baseAddress! + offset, bytes.count - offset) }
-                if n < 0 { if errno == EINTR { continue }; close(out); throw JournalError("cannot write \(temporary)") }
-                offset += n
-            }
-            guard fsync(out) == 0 else { close(out); throw JournalError("cannot sync \(temporary)") }
-            close(out)
-            guard rename(temporary, path) == 0 else { throw JournalError("cannot replace \(path)") }
-            Journal.syncDirectory(of: path)
-            close(fd)
-            fd = open(path, O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else { throw JournalError("cannot reopen \(path)") }
-            size = bytes.count
-            lseek(fd, off_t(size), SEEK_SET)
+        let temporary = path + ".compact"
+        let out = open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw JournalError("cannot create \(temporary)") }
+        var bytes = [UInt8]()
+        for p in payloads { bytes.append(contentsOf: Journal.frame(p)) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; close(out); throw JournalError("cannot write \(temporary)") }
+            offset += n
         }
+        guard fsync(out) == 0 else { close(out); throw JournalError("cannot sync \(temporary)") }
+        guard rename(temporary, path) == 0 else { close(out); throw JournalError("cannot replace \(path)") }
+        Journal.syncDirectory(of: path)
+        close(fd)
+        fd = out
+        size = bytes.count
+        compactAt = max(compactionThreshold, 2 * size)
     }
 
     static func frame(_ payload: [UInt8]) -> [UInt8] {
@@ -159,6 +220,30 @@ final class Journal: @unchecked Sendable {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+}
+
+/// The outcome of one append: true once its record is on disk, false if it
+/// could not be written. `whenDone` runs at once if the outcome is known.
+final class JournalTicket: Sendable {
+    private struct State { var outcome: Bool?; var waiter: (@Sendable (Bool) -> Void)? }
+    private let state = Mutex(State())
+
+    func complete(_ ok: Bool) {
+        let waiter = state.withLock { s -> (@Sendable (Bool) -> Void)? in
+            s.outcome = ok
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?(ok)
+    }
+
+    func whenDone(_ body: @escaping @Sendable (Bool) -> Void) {
+        let outcome = state.withLock { s -> Bool? in
+            if s.outcome == nil { s.waiter = body }
+            return s.outcome
+        }
+        if let outcome { body(outcome) }
     }
 }
 

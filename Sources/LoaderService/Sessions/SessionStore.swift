@@ -27,6 +27,9 @@ public final class SessionStore: @unchecked Sendable {
         public var ttlSeconds = 3600.0
         public var maxEventsPerSession = 10_000
         public var maxViewersPerSession = 10_000
+        /// The journal is compacted while running once it reaches this size
+        /// (or twice its size after the last compaction, if more).
+        public var journalCompactBytes = 64 << 20
         public init() {}
     }
 
@@ -55,6 +58,11 @@ public final class SessionStore: @unchecked Sendable {
             self.loader = loader
         }
 
+        /// What the journal keeps of it.
+        var image: Image {
+            Image(id: id, token: token, loader: definition.name, params: params, createdAt: createdAt, events: events)
+        }
+
         var loaderEvents: LoaderEvents {
             var e = LoaderEvents()
             for event in events {
@@ -69,6 +77,16 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     struct FrameKey: Hashable { let fps: Double; let k: Int }
+
+    /// A session as the journal keeps it: a copy, safe outside the lock.
+    struct Image: Sendable {
+        let id: String
+        let token: [UInt8]
+        let loader: String
+        let params: [(String, JSONValue)]
+        let createdAt: Double
+        let events: [SessionEvent]
+    }
 
     let limits: Limits
     let catalog: LoaderCatalog
@@ -91,6 +109,8 @@ public final class SessionStore: @unchecked Sendable {
             let journal = try Journal(path: dataDirectory + "/sessions.journal")
             self.journal = journal
             try restore(from: journal)
+            journal.needsCompaction = { [weak self] in self?.compactJournal() }
+            journal.armCompaction(threshold: limits.journalCompactBytes)
         } else {
             journal = nil
         }
@@ -105,23 +125,30 @@ public final class SessionStore: @unchecked Sendable {
 
     struct Created { let id: String; let token: String; let loader: String; let createdAt: Double }
 
-    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(ServiceError) -> (Created, [UInt8]) {
+    // Every change is journaled under the store's lock, so the journal's
+    // order is the order of the changes and a compaction's snapshot (taken
+    // under the same lock) leaves no change in between. The ticket (nil
+    // without a journal) tells when the change is durable.
+
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(ServiceError) -> (Created, JournalTicket?) {
         let id = randomToken(bytes: 16)
         let token = randomToken(bytes: 32)
         let now = wallClock()
         let session = Session(id: id, token: Array(token.utf8), definition: definition, params: params, createdAt: now, loader: loader)
-        try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> Void in
+        let record = Record.create(session.image)
+        let ticket = try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> JournalTicket? in
             guard liveCount.load(ordering: .relaxed) < limits.maxSessions else {
                 throw ServiceError(.serviceUnavailable, "too_many_sessions", "the session limit (\(limits.maxSessions)) is reached; try again later")
             }
             all[id] = session
             liveCount.add(1, ordering: .relaxed)
+            return journal?.append(record)
         }
-        return (Created(id: id, token: token, loader: definition.name, createdAt: now), Record.create(session))
+        return (Created(id: id, token: token, loader: definition.name, createdAt: now), ticket)
     }
 
-    func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(ServiceError) -> (SessionEvent, [UInt8]) {
-        try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> (SessionEvent, [UInt8]) in
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(ServiceError) -> (SessionEvent, JournalTicket?) {
+        try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> (SessionEvent, JournalTicket?) in
             let session = try authorized(id, token, in: &all)
             if kind != .stop && session.definition.name != "web" {
                 throw ServiceError.invalid("\(kind.rawValue) applies to web sessions only; a \(session.definition.name) session takes stop")
@@ -137,7 +164,7 @@ public final class SessionStore: @unchecked Sendable {
             }
             let event = SessionEvent(kind: kind, t: t)
             apply(event, to: session, at: now)
-            return (event, Record.event(id: id, event))
+            return (event, journal?.append(Record.event(id: id, event)))
         }
     }
 
@@ -148,20 +175,13 @@ public final class SessionStore: @unchecked Sendable {
         }
     }
 
-    func delete(_ id: String, token: String?) throws(ServiceError) -> [UInt8] {
-        try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> [UInt8] in
+    func delete(_ id: String, token: String?) throws(ServiceError) -> JournalTicket? {
+        try sessions.withLock { (all: inout [String: Session]) throws(ServiceError) -> JournalTicket? in
             let session = try authorized(id, token, in: &all)
             all[id] = nil
             if !session.expired { liveCount.subtract(1, ordering: .relaxed) }
-            return Record.delete(id: id)
+            return journal?.append(Record.delete(id: id))
         }
-    }
-
-    /// Makes a change durable, then reports (on the journal's thread, or at
-    /// once without a journal).
-    func commit(_ record: [UInt8], done: @escaping @Sendable (Bool) -> Void) {
-        guard let journal else { done(true); return }
-        journal.append(record, done: done)
     }
 
     private func apply(_ event: SessionEvent, to session: Session, at now: Double) {
@@ -268,16 +288,30 @@ public final class SessionStore: @unchecked Sendable {
         let live = all.filter { now - $0.value.lastActivity <= limits.ttlSeconds }
         sessions.withLock { $0 = live }
         liveCount.store(live.count, ordering: .relaxed)
-        // Compaction: only what is alive, one create and its events each.
-        var payloads: [[UInt8]] = []
-        for session in live.values.sorted(by: { $0.createdAt < $1.createdAt }) {
-            payloads.append(Record.create(session))
-            for event in session.events { payloads.append(Record.event(id: session.id, event)) }
-        }
+        let payloads = Record.rebuilding(live.values.map(\.image))
         if payloads.count != replay.payloads.count || replay.discardedBytes > 0 {
             try journal.rewrite(payloads)
         }
         logger.log(.info, "sessions restored", [("sessions", .int(live.count)), ("expired", .int(all.count - live.count)), ("records", .int(replay.payloads.count))])
+    }
+
+    /// Replaces the journal with the live sessions (on the journal's queue):
+    /// images copied under the lock, together with the records waiting to be
+    /// written, which they already hold; encoded outside it.
+    private func compactJournal() {
+        guard let journal else { return }
+        let ttl = limits.ttlSeconds
+        let before = journal.size
+        journal.compact { [self] takeWaiting in
+            let images = sessions.withLock { all -> [Image] in
+                let now = wallClock()
+                takeWaiting()
+                return all.values.filter { !$0.expired && now - $0.lastActivity <= ttl }.map(\.image)
+            }
+            let payloads = Record.rebuilding(images)
+            logger.log(.info, "journal compacted", [("sessions", .int(images.count)), ("records", .int(payloads.count)), ("bytesBefore", .int(before))])
+            return payloads
+        }
     }
 
     /// Marks sessions past their time-to-live expired, and forgets those
@@ -308,13 +342,23 @@ public final class SessionStore: @unchecked Sendable {
 
 /// Journal records: JSON objects, one per accepted change.
 enum Record {
-    static func create(_ s: SessionStore.Session) -> [UInt8] {
+    /// The records that rebuild `images`: a create and its events each, oldest first.
+    static func rebuilding(_ images: [SessionStore.Image]) -> [[UInt8]] {
+        var payloads: [[UInt8]] = []
+        for image in images.sorted(by: { $0.createdAt < $1.createdAt }) {
+            payloads.append(create(image))
+            for event in image.events { payloads.append(Record.event(id: image.id, event)) }
+        }
+        return payloads
+    }
+
+    static func create(_ s: SessionStore.Image) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.field("op", "create")
         w.field("id", s.id)
         w.field("token", String(decoding: s.token, as: UTF8.self))
-        w.field("loader", s.definition.name)
+        w.field("loader", s.loader)
         w.key("params")
         writeParams(s.params, &w)
         w.field("createdAt", s.createdAt)
