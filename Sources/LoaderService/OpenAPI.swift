@@ -69,12 +69,8 @@ enum OpenAPI {
     static func framesPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
         for loader in catalog.loaders {
             let type = typeName(loader)
-            w.key("/loaders/\(loader.name)/frames")
-            w.beginObject()
-            w.key("get")
-            w.beginObject()
-            w.field("operationId", "get\(type)Frames")
-            w.field("summary", "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
+            beginGet(&w, "/loaders/\(loader.name)/frames", id: "get\(type)Frames",
+                     summary: "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
             w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch has at most \(LoaderService.maxBatchFrames) frames ((to - from) × fps < \(LoaderService.maxBatchFrames)) and `to` >= `from`; otherwise 400. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. `loader.<name>` also names a loader parameter in any shape.")
             w.key("parameters")
             w.beginArray()
@@ -190,12 +186,7 @@ enum OpenAPI {
                 ("frames.svg", "get\(type)FrameSVG", "One \(loader.name) frame as SVG (\(loader.name == "web" ? "blue on white" : "white dots on black")); the viewBox holds every element.", true),
                 ("animation.svg", "get\(type)AnimationSVG", "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.name == "web" ? "a sample page load" : "one period"), at most a minute; loops in an <img>.", false),
             ] {
-                w.key("/loaders/\(loader.name)/\(path)")
-                w.beginObject()
-                w.key("get")
-                w.beginObject()
-                w.field("operationId", operation)
-                w.field("summary", summary)
+                beginGet(&w, "/loaders/\(loader.name)/\(path)", id: operation, summary: summary)
                 w.key("parameters")
                 w.beginArray()
                 if takesTime {
@@ -223,12 +214,7 @@ enum OpenAPI {
                 w.endObject()
             }
         }
-        w.key("/")
-        w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "demoPage")
-        w.field("summary", "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
+        beginGet(&w, "/", id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
         w.key("responses")
         w.rawValue(Array(#"{"200":{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}}"#.utf8))
         w.endObject()
@@ -307,12 +293,8 @@ enum OpenAPI {
         ])
         w.endObject()
 
-        w.key("/sessions/{id}/frames")
-        w.beginObject()
-        w.key("get")
-        w.beginObject()
-        w.field("operationId", "getSessionFrames")
-        w.field("summary", "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
+        beginGet(&w, "/sessions/{id}/frames", id: "getSessionFrames",
+                 summary: "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
         w.key("parameters")
         // Two query shapes: a frame (t) or a stream (stream=sse, fps).
         let frameQuery = #"{"type":"object","additionalProperties":false,"description":"A frame: now, or an earlier t.","properties":{"t":"#
@@ -431,6 +413,17 @@ enum OpenAPI {
     }
 
     // MARK: Pieces
+
+    /// `"<path>": {"get": {operationId, summary, …`: the caller writes the
+    /// rest of the operation and closes both objects.
+    static func beginGet(_ w: inout JSONWriter, _ path: String, id: String, summary: String) {
+        w.key(path)
+        w.beginObject()
+        w.key("get")
+        w.beginObject()
+        w.field("operationId", id)
+        w.field("summary", summary)
+    }
 
     /// `"<method>": {operationId, summary, security, parameters, requestBody, responses}`,
     /// inside the current path object.
