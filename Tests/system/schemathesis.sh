@@ -3,9 +3,10 @@
 # phase (examples, coverage, fuzzing, stateful) and every default check, with
 # a 5 s request timeout. Fails on any finding.
 #
-# schemathesis_hooks.py tells the generator the one rule OpenAPI cannot state:
-# a batch's bounds are arithmetic across parameters ((to - from) × fps frames,
-# its bytes). It removes those cases; no check is relaxed.
+# schemathesis_hooks.py tells the generator the one rule OpenAPI cannot state
+# (a batch's bounds are arithmetic across parameters: (to - from) × fps frames,
+# its bytes), removing those cases, and gives positive cases of the session
+# writes a fresh session's id and token. No check is relaxed.
 #   Tests/system/schemathesis.sh path/to/loaderd [max examples, default 50]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +23,7 @@ trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do "$binary" healthcheck --port "$port" && break; sleep 0.05; done
 log=${SCHEMATHESIS_LOG:-$(mktemp)}
 set +e
-SCHEMATHESIS_HOOKS=Tests/system/schemathesis_hooks.py \
+SCHEMATHESIS_HOOKS=Tests/system/schemathesis_hooks.py LOADERD_URL="http://127.0.0.1:$port" \
   "$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" --request-timeout 5 --max-examples "$examples" \
   --no-color > "$log" 2>&1
 status=$?
