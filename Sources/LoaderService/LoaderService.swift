@@ -174,7 +174,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
             guard isReady else { throw ServiceError(.serviceUnavailable, "not_ready", "shutting down") }
             return try json(Array(#"{"status":"ready"}"#.utf8), request, cacheControl: "no-store")
         case .metrics:
-            let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0, sessions: sessions.count)
+            let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0,
+                                    sessions: sessions.count, journal: sessions.journal)
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
         case .openapi:
             return try json(openAPIJSON, request, cacheControl: "public, max-age=300")

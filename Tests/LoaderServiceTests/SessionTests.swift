@@ -186,6 +186,11 @@ struct SessionTests {
             }
             #expect(try request(server.port, "POST", "/sessions/\(ids[0].id)/events", token: ids[0].token, body: #"{"type":"finish"}"#).status == 202)
             #expect(try request(server.port, "DELETE", "/sessions/\(ids[2].id)", token: ids[2].token).status == 204)
+            // The journal shows in /metrics: its size and its group commits.
+            let metrics = try request(server.port, "GET", "/metrics").text
+            let syncs = metrics.split(separator: "\n").first { $0.hasPrefix("loaderd_journal_syncs_total ") }
+            #expect(syncs.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true)
+            #expect(metrics.contains("loaderd_journal_bytes ") && metrics.contains("loaderd_journal_compactions_total 0"))
             server.shutdown(gracePeriod: 1_000_000_000)
         }
         let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))

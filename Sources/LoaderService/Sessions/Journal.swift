@@ -23,7 +23,15 @@ final class Journal: @unchecked Sendable {
         var flushScheduled = false
     }
     private let waiting = Mutex(Waiting())
-    private(set) var size: Int = 0
+    /// Bytes in the file (written on the queue, read anywhere).
+    var size: Int {
+        get { sizeValue.load(ordering: .relaxed) }
+        set { sizeValue.store(newValue, ordering: .relaxed) }
+    }
+    private let sizeValue = Atomic<Int>(0)
+    /// Group commits (one `fdatasync` each) and the time spent in them, for `/metrics`.
+    let syncs = Atomic<Int>(0)
+    let syncNanoseconds = Atomic<Int>(0)
 
     /// The smallest size that asks for compaction; after one, twice the
     /// compacted size if that is more (so a large live state is not
@@ -138,7 +146,12 @@ final class Journal: @unchecked Sendable {
             if n < 0 { if errno == EINTR { continue }; ok = false; break }
             offset += n
         }
-        if ok && !batch.bytes.isEmpty && fdatasync(fd) != 0 { ok = false }
+        if ok && !batch.bytes.isEmpty {
+            let started = DispatchTime.now().uptimeNanoseconds
+            if fdatasync(fd) != 0 { ok = false }
+            syncs.add(1, ordering: .relaxed)
+            syncNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
+        }
         if ok { size += batch.bytes.count }
         for ticket in batch.tickets { ticket.complete(ok) }
     }
