@@ -152,7 +152,14 @@ final class Journal: @unchecked Sendable {
             syncs.add(1, ordering: .relaxed)
             syncNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - started), ordering: .relaxed)
         }
-        if ok { size += batch.bytes.count }
+        if ok {
+            size += batch.bytes.count
+        } else {
+            // Cut what part of the batch got in, so that later records do not
+            // follow a torn one (replay stops at the first damaged record).
+            _ = ftruncate(fd, off_t(size))
+            lseek(fd, off_t(size), SEEK_SET)
+        }
         for ticket in batch.tickets { ticket.complete(ok) }
     }
 
