@@ -58,6 +58,8 @@ final class Journal: @unchecked Sendable {
         self.path = path
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw JournalError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        // A new file's name must survive a power cut too, not only its data.
+        Journal.syncDirectory(of: path)
     }
 
     deinit { close(fd) }
