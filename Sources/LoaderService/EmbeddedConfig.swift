@@ -22,6 +22,7 @@ let embeddedConfigJSON = """
   "sessionTtlSeconds": 3600,
   "maxEventsPerSession": 10000,
   "maxViewersPerSession": 10000,
-  "journalCompactBytes": 67108864
+  "journalCompactBytes": 67108864,
+  "replicaName": null
 }
 """

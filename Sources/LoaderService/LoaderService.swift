@@ -52,7 +52,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         let logger = logger ?? Logger(level: configuration.logLevel)
         self.logger = logger
         // An in-memory store opens no file: it cannot fail.
-        self.sessions = sessions ?? (try! SessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil, logger: logger))
+        self.sessions = sessions ?? (try! SessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil,
+                                                        replicaName: configuration.replicaName, logger: logger))
         var router = Router<Route>()
         router.add(.GET, "/loaders", .catalog)
         router.add(.GET, "/loaders/:name", .loader)

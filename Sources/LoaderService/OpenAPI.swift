@@ -260,7 +260,7 @@ enum OpenAPI {
     }
 
     static func sessionPaths(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
-        let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id (128 random bits, URL-safe).","schema":{"type":"string"}}"#
+        let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id: 128 random bits, URL-safe, after the owning replica's name and a dot when replicaName is set.","schema":{"type":"string"}}"#
         w.key("/sessions")
         w.beginObject()
         operation(&w, "post", id: "createSession", summary: "Create a live session of a loader; the token in the answer authorizes its events.",
@@ -280,6 +280,7 @@ enum OpenAPI {
             ("200", "The session.", ref("SessionState")),
             ("400", "A query parameter was given; this resource takes none.", ref("Error")),
             ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
             ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
         ])
@@ -289,6 +290,7 @@ enum OpenAPI {
             ("400", "A query parameter was given; this resource takes none.", ref("Error")),
             ("401", "Missing or wrong token.", ref("Error")),
             ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("410", "The session expired.", ref("Error")),
         ])
         w.endObject()
@@ -308,6 +310,7 @@ enum OpenAPI {
         w.key("200")
         w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
         for (code, text) in [("400", "A bad or unknown parameter, or a combination neither shape allows."), ("404", "No such session."),
+                             ("421", "The session belongs to another replica: the load balancer routed it wrongly."),
                              ("409", "t is later than the session's clock: that frame is not known yet."),
                              ("406", "The Accept header excludes application/json and text/event-stream."),
                              ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
@@ -327,6 +330,7 @@ enum OpenAPI {
             ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
             ("401", "Missing or wrong token.", ref("Error")),
             ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("409", "The session is done, or progress after finish.", ref("Error")),
             ("410", "The session expired.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),

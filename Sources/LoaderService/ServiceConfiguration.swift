@@ -29,6 +29,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxViewersPerSession = 10_000
     /// The session journal is compacted while running from this size on.
     public var journalCompactBytes = 64 << 20
+    /// This replica's name (a DNS label, e.g. the pod's): session ids start
+    /// with it and a dot, so a load balancer can send each session's requests
+    /// to the replica that holds it. Nil: ids without an owner.
+    public var replicaName: String? = nil
 
     public init() {}
 
@@ -58,6 +62,13 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
 }
 
+/// A DNS label (RFC 1123): 1 to 63 of a-z, 0-9 and hyphens, not at either end.
+func isDNSLabel(_ s: String) -> Bool {
+    let bytes = Array(s.utf8)
+    guard (1...63).contains(bytes.count), bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "-") else { return false }
+    return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }
+}
+
 /// A configuration value that cannot be used: start-up stops with exit code 2.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public let message: String
@@ -70,6 +81,8 @@ extension ServiceConfiguration {
     struct Key: Sendable {
         enum Kind: Sendable {
             case string, optionalString, bool, stringList
+            /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
+            case optionalLabel
             case integer(ClosedRange<Int>)
             case seconds(ClosedRange<Double>)
             case logLevel
@@ -97,6 +110,7 @@ extension ServiceConfiguration {
             switch kind {
             case .string: return "a string"
             case .optionalString: return "a string or null"
+            case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
             case .bool: return "true or false"
             case .stringList: return "a list of strings (comma-separated in the environment)"
             case .integer(let r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
@@ -128,6 +142,7 @@ extension ServiceConfiguration {
         Key(name: "maxEventsPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxEventsPerSession = n } },
         Key(name: "maxViewersPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxViewersPerSession = n } },
         Key(name: "journalCompactBytes", kind: .integer(4096...(1 << 40))) { c, v in if case .integer(let n) = v { c.journalCompactBytes = n } },
+        Key(name: "replicaName", kind: .optionalLabel) { c, v in if case .string(let s) = v { c.replicaName = s } },
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
@@ -144,7 +159,10 @@ extension ServiceConfiguration {
             switch (key.kind, value) {
             case (.string, .string(let s)): parsed = .string(s)
             case (.optionalString, .string(let s)): parsed = .string(s)
-            case (.optionalString, .null): parsed = .string(nil)
+            case (.optionalString, .null), (.optionalLabel, .null): parsed = .string(nil)
+            case (.optionalLabel, .string(let s)):
+                guard s.isEmpty || isDNSLabel(s) else { throw bad }
+                parsed = .string(s.isEmpty ? nil : s)
             case (.bool, .bool(let b)): parsed = .bool(b)
             case (.stringList, .array(let items)):
                 var list = [String]()
@@ -177,6 +195,9 @@ extension ServiceConfiguration {
         switch key.kind {
         case .string: parsed = .string(text)
         case .optionalString: parsed = .string(text)
+        case .optionalLabel:
+            guard text.isEmpty || isDNSLabel(text) else { throw bad }
+            parsed = .string(text.isEmpty ? nil : text)
         case .bool:
             switch text.lowercased() {
             case "true", "1", "yes", "on": parsed = .bool(true)
@@ -240,6 +261,7 @@ extension ServiceConfiguration {
         w.field("maxEventsPerSession", maxEventsPerSession)
         w.field("maxViewersPerSession", maxViewersPerSession)
         w.field("journalCompactBytes", journalCompactBytes)
+        if let replicaName { w.field("replicaName", replicaName) } else { w.key("replicaName"); w.null() }
         w.endObject()
         return w.bytes
     }

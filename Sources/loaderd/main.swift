@@ -42,7 +42,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     let sessions: SessionStore
     do {
         sessions = try SessionStore(limits: configuration.sessionLimits, catalog: .standard,
-                                    dataDirectory: configuration.dataDir, logger: logger)
+                                    dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
     } catch {
         logger.flush()
         FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")

@@ -56,6 +56,15 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"port": "80"}"#), source: "f") }
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"port": 1.5}"#), source: "f") }
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"corsAllowedOrigins": [1]}"#), source: "f") }
+        // A replica name is a DNS label: it routes session ids.
+        for bad in ["Loaderd-0", "-a", "a-", "a.b", "a_b", String(repeating: "a", count: 64)] {
+            #expect(throws: ConfigurationError.self) { try c.apply(json: .object([("replicaName", .string(bad))]), source: "f") }
+            #expect(throws: ConfigurationError.self) { try c.apply(name: "replicaName", text: bad, source: "env") }
+        }
+        try c.apply(environment: ["LOADERD_REPLICA_NAME": "loaderd-2"])
+        #expect(c.replicaName == "loaderd-2")
+        try c.apply(json: .object([("replicaName", .null)]), source: "f")
+        #expect(c.replicaName == nil)
         let json = try JSONValue.parse(#"{"idleTimeoutSeconds": -1}"#)
         do {
             try c.apply(json: json, source: "f.json")

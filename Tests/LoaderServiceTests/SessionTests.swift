@@ -169,6 +169,27 @@ struct SessionTests {
         #expect(try request(server.port, "GET", "/sessions/\(a.id)/frames?stream=sse").status == 503)
     }
 
+    /// Session ids name their replica, so that a load balancer can route them.
+    @Test func idsStartWithTheReplicaNameAndOtherReplicasSessionsAre421() throws {
+        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, replicaName: "loaderd-1", logger: Logger(level: .off))
+        let (server, _) = try startService(sessions: store)
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let created = try JSONDecoder().decode(Created.self, from: Data(request(server.port, "POST", "/sessions", body: #"{"loader":"web"}"#).body))
+        #expect(created.id.hasPrefix("loaderd-1.") && created.id.count == "loaderd-1.".count + 22)
+        #expect(try request(server.port, "GET", "/sessions/\(created.id)").status == 200)
+        #expect(try request(server.port, "POST", "/sessions/\(created.id)/events", token: created.token, body: #"{"type":"progress"}"#).status == 202)
+        // Another replica's session: 421, naming the owner; an unknown one of ours: 404.
+        let elsewhere = "loaderd-2." + created.id.dropFirst("loaderd-1.".count)
+        for (method, path) in [("GET", "/sessions/\(elsewhere)"), ("GET", "/sessions/\(elsewhere)/frames"), ("DELETE", "/sessions/\(elsewhere)")] {
+            let r = try request(server.port, method, path, token: created.token)
+            #expect(r.status == 421, "\(method) \(path)")
+            #expect(try decodeError(r).code == "misdirected_request")
+        }
+        #expect(try decodeError(request(server.port, "GET", "/sessions/\(elsewhere)")).message.contains("replica loaderd-2"))
+        #expect(try request(server.port, "GET", "/sessions/loaderd-1.nothere").status == 404)
+        #expect(try request(server.port, "GET", "/sessions/plain").status == 404)
+    }
+
     @Test func aRestartWithTheSameDataDirectoryKeepsEverything() throws {
         let directory = "/tmp/loaderd-sessions-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = try? FileManagerLite.removeTree(directory) }

@@ -33,6 +33,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let uriTooLong = HTTPStatus(414, "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
     public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+    public static let misdirectedRequest = HTTPStatus(421, "Misdirected Request")
     public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(500, "Internal Server Error")

@@ -91,6 +91,8 @@ public final class SessionStore: @unchecked Sendable {
     let limits: Limits
     let catalog: LoaderCatalog
     let journal: Journal?
+    /// Session ids start with this and a dot (see `ServiceConfiguration.replicaName`).
+    let replicaName: String?
     private let sessions = Mutex<[String: Session]>([:])
     private let liveCount = Atomic<Int>(0)
     private var sweeper: DispatchSourceTimer?
@@ -98,9 +100,10 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Opens the store: with a data directory, replays its journal (cutting a
     /// damaged tail) and compacts expired sessions away.
-    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, logger: Logger) throws(JournalError) {
+    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger) throws(JournalError) {
         self.limits = limits
         self.catalog = catalog
+        self.replicaName = replicaName
         self.logger = logger
         if let dataDirectory {
             if mkdir(dataDirectory, 0o700) != 0 && errno != EEXIST {
@@ -131,7 +134,7 @@ public final class SessionStore: @unchecked Sendable {
     // without a journal) tells when the change is durable.
 
     func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(ServiceError) -> (Created, JournalTicket?) {
-        let id = randomToken(bytes: 16)
+        let id = (replicaName.map { "\($0)." } ?? "") + randomToken(bytes: 16)
         let token = randomToken(bytes: 32)
         let now = wallClock()
         let session = Session(id: id, token: Array(token.utf8), definition: definition, params: params, createdAt: now, loader: loader)
@@ -201,7 +204,14 @@ public final class SessionStore: @unchecked Sendable {
 
     /// The session if it exists and has not expired (410) or been deleted (404).
     private func live(_ id: String, in all: inout [String: Session]) throws(ServiceError) -> Session {
-        guard let session = all[id] else { throw ServiceError.notFound("no session \(id)") }
+        guard let session = all[id] else {
+            // Another replica's session: the load balancer sent it to the wrong one.
+            if let replicaName, let dot = id.firstIndex(of: "."), id[..<dot] != replicaName {
+                throw ServiceError(.misdirectedRequest, "misdirected_request",
+                                   "session \(id) belongs to replica \(id[..<dot]), not \(replicaName); route /sessions/<replica>.… to that replica (docs/DEPLOY.md)")
+            }
+            throw ServiceError.notFound("no session \(id)")
+        }
         if session.expired || wallClock() - session.lastActivity > limits.ttlSeconds {
             if !session.expired {
                 session.expired = true
