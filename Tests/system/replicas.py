@@ -77,6 +77,12 @@ http {{
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_buffering off;
+            error_page 502 504 = @replica_unavailable;
+        }}
+        location @replica_unavailable {{
+            default_type application/json;
+            add_header Retry-After 5 always;
+            return 503 '{{"error":{{"status":503,"code":"replica_unavailable","message":"the replica that holds this session is not available; try again shortly"}}}}';
         }}
         location / {{
             proxy_pass http://loaderd_any;
@@ -152,9 +158,16 @@ def main():
         if status != 421 or body["error"]["code"] != "misdirected_request":
             failures.append(f"wrong replica answered {status}")
 
+        # The owner away: the router answers a JSON 503 with Retry-After.
+        replicas[owner].terminate()
+        replicas[owner].wait()
+        status, body = call(front, "GET", f"/sessions/{sid}")
+        if status != 503 or body["error"]["code"] != "replica_unavailable":
+            failures.append(f"a session of a stopped replica through nginx: {status}")
+
         print(f"replicas: {len(sessions)} sessions created through nginx on {len(owners)} of {len(NAMES)} replicas; "
               f"{answers} session requests routed, {len(failures)} failures; a stream followed its session to event: end; "
-              f"the wrong replica answered 421")
+              f"the wrong replica answered 421; with the owner stopped, the router answered a JSON 503")
         if failures or len(owners) < 2:
             for f in failures[:10]:
                 print("  " + f)
