@@ -10,8 +10,8 @@ Exits 1 on failure.
 """
 import os, re, socket, struct, subprocess, sys, time, urllib.request, zlib
 
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+from loaderd_process import free_port
+
 
 def chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):

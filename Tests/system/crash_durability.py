@@ -7,33 +7,17 @@ may land in the middle of a compaction).
 
     Tests/system/crash_durability.py path/to/loaderd [--seconds 1.5] [--writers 8] [--compact-bytes N]
 """
-import argparse, http.client, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, http.client, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+import loaderd_process
+from loaderd_process import free_port
 
 def start(binary, port, data, compact_bytes=None, log=subprocess.DEVNULL):
     env = dict(os.environ)
     if compact_bytes:
         env["LOADERD_JOURNAL_COMPACT_BYTES"] = str(compact_bytes)
         env["LOADERD_ACCESS_LOG"] = "false"
-    p = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "info"],
-                         stdout=log, stderr=subprocess.DEVNULL, env=env)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/readyz")
-            if c.getresponse().status == 200:
-                return p
-        except OSError:
-            time.sleep(0.02)
-    p.kill()
-    raise SystemExit("loaderd did not start")
+    return loaderd_process.start(binary, port, "--data-dir", data, "--log-level", "info", env=env, stdout=log)
 
 def main():
     ap = argparse.ArgumentParser()

@@ -10,37 +10,20 @@ the journal would hide them: replay stops at the first damaged record).
 
     Tests/system/disk_full.py path/to/loaderd
 """
-import http.client, json, os, resource, shutil, signal, socket, subprocess, sys, tempfile, time
+import http.client, json, resource, shutil, signal, sys, tempfile
+
+import loaderd_process
+from loaderd_process import free_port
 
 LIMIT = 16 * 1024
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start(binary, port, data, limit=None):
     def constrain():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
-    p = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "off"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         preexec_fn=constrain if limit else None)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/readyz")
-            if c.getresponse().status == 200:
-                return p
-        except OSError:
-            time.sleep(0.02)
-    p.kill()
-    raise SystemExit("loaderd did not start")
+    return loaderd_process.start(binary, port, "--data-dir", data, "--log-level", "off",
+                                 preexec_fn=constrain if limit else None)
 
 
 def post(conn, sid, token):

@@ -8,8 +8,8 @@ descriptors and RSS must return to their baseline. Exits 1 on failure.
 """
 import os, resource, socket, statistics, subprocess, sys, threading, time
 
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+from loaderd_process import free_port
+
 
 def fds(pid): return len(os.listdir(f"/proc/{pid}/fd"))
 def rss_mib(pid):

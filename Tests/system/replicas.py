@@ -11,28 +11,9 @@ owner (no 404, no 421). A replica asked for another's session answers 421.
 """
 import http.client, json, os, shutil, socket, subprocess, sys, tempfile, time
 
+from loaderd_process import free_port, wait_ready
+
 NAMES = ["loaderd-0", "loaderd-1", "loaderd-2"]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_ready(port):
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/readyz")
-            if c.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise SystemExit(f"nothing ready on port {port}")
 
 
 def call(port, method, path, body=None, token=None):
