@@ -179,8 +179,10 @@ final class Journal: @unchecked Sendable {
     /// records and calls `takeWaiting`: the records accepted but not yet
     /// written are then part of the snapshot, and their tickets complete once
     /// the new file is durable. If the new file cannot be made, they are
-    /// written to the old one as usual.
-    func compact(_ snapshot: @escaping @Sendable (_ takeWaiting: () -> Void) -> [[UInt8]]) {
+    /// written to the old one as usual, and the next attempt waits until the
+    /// file has doubled. `done` hears the outcome (on the journal's queue).
+    func compact(_ snapshot: @escaping @Sendable (_ takeWaiting: () -> Void) -> [[UInt8]],
+                 done: @escaping @Sendable (_ records: Int, _ failure: JournalError?) -> Void) {
         queue.async { [self] in
             var covered = Waiting()
             let payloads = snapshot { covered = takeWaiting() }
@@ -188,8 +190,11 @@ final class Journal: @unchecked Sendable {
                 try rewriteNow(payloads)
                 compactions.add(1, ordering: .relaxed)
                 for ticket in covered.tickets { ticket.complete(true) }
+                done(payloads.count, nil)
             } catch {
                 write(covered)
+                compactAt = max(compactionThreshold, 2 * size)
+                done(payloads.count, error)
             }
             compactionRequested = false
         }

@@ -312,16 +312,21 @@ public final class SessionStore: @unchecked Sendable {
         guard let journal else { return }
         let ttl = limits.ttlSeconds
         let before = journal.size
-        journal.compact { [self] takeWaiting in
+        let logger = logger
+        journal.compact({ [self] takeWaiting in
             let images = sessions.withLock { all -> [Image] in
                 let now = wallClock()
                 takeWaiting()
                 return all.values.filter { !$0.expired && now - $0.lastActivity <= ttl }.map(\.image)
             }
-            let payloads = Record.rebuilding(images)
-            logger.log(.info, "journal compacted", [("sessions", .int(images.count)), ("records", .int(payloads.count)), ("bytesBefore", .int(before))])
-            return payloads
-        }
+            return Record.rebuilding(images)
+        }, done: { records, failure in
+            if let failure {
+                logger.log(.error, "journal compaction failed", [("error", .string(failure.description)), ("bytes", .int(before))])
+            } else {
+                logger.log(.info, "journal compacted", [("records", .int(records)), ("bytesBefore", .int(before)), ("bytesAfter", .int(journal.size))])
+            }
+        })
     }
 
     /// Marks sessions past their time-to-live expired, and forgets those
