@@ -49,7 +49,7 @@ enum OpenAPI {
         w.beginObject()
         var parameters = JSONWriter(capacity: 256)
         parameters.beginArray()
-        nameParameter(&parameters, catalog, strict: false)
+        nameParameter(&parameters, catalog)
         parameters.endArray()
         operation(&w, "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
             ("200", "The loader.", ref("Loader")),
@@ -483,7 +483,7 @@ enum OpenAPI {
         w.endObject()
     }
 
-    static func nameParameter(_ w: inout JSONWriter, _ catalog: LoaderCatalog, strict: Bool) {
+    static func nameParameter(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
         w.beginObject()
         w.field("name", "name")
         w.field("in", "path")
