@@ -1,3 +1,4 @@
+import HTTPServer
 import LoaderEngine
 
 /// `GET /openapi.json`: OpenAPI 3.1, built from the catalog so that every
@@ -114,6 +115,7 @@ enum OpenAPI {
             ] as [(String, String, String?)] {
                 response(&w, code, text, schema)
             }
+            transportLimits(&w)
             w.endObject()
             w.endObject()
             w.endObject()
@@ -209,6 +211,7 @@ enum OpenAPI {
                                      ("406", "The Accept header excludes image/svg+xml.")] {
                     response(&w, code, text, code == "304" ? nil : ref("Error"))
                 }
+                transportLimits(&w)
                 w.endObject()
                 w.endObject()
                 w.endObject()
@@ -216,7 +219,11 @@ enum OpenAPI {
         }
         beginGet(&w, "/", id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
         w.key("responses")
-        w.rawValue(Array(#"{"200":{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}}"#.utf8))
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
+        w.endObject()
         w.endObject()
         w.endObject()
     }
@@ -242,6 +249,7 @@ enum OpenAPI {
         w.beginObject()
         w.key("200")
         w.rawValue(Array(#"{"description":"Prometheus text format 0.0.4.","content":{"text/plain":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
         w.endObject()
         w.endObject()
         w.endObject()
@@ -316,6 +324,7 @@ enum OpenAPI {
                              ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
             response(&w, code, text, ref("Error"))
         }
+        transportLimits(&w)
         w.endObject()
         w.endObject()
         w.endObject()
@@ -463,7 +472,16 @@ enum OpenAPI {
         w.key("responses")
         w.beginObject()
         for (code, text, schema) in list { response(&w, code, text, schema) }
+        transportLimits(&w)
         w.endObject()
+    }
+
+    /// The server's own limits, which any request can meet: in every
+    /// operation's responses.
+    static func transportLimits(_ w: inout JSONWriter) {
+        let limits = HTTPLimits()
+        response(&w, "414", "The request line (method, path and query) is longer than \(limits.maxRequestLineBytes) bytes.", ref("Error"))
+        response(&w, "431", "The header section is larger than \(limits.maxHeaderBytes) bytes or has more than \(limits.maxHeaderCount) fields.", ref("Error"))
     }
 
     static func response(_ w: inout JSONWriter, _ code: String, _ text: String, _ schema: String?) {
