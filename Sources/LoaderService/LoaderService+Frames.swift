@@ -47,7 +47,7 @@ extension LoaderService {
     }
 
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
-    func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+    func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
         if let stream = query.values["stream"], stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
@@ -55,13 +55,13 @@ extension LoaderService {
         let wantsStream = query.values["stream"] == "sse" || Negotiation.wantsEventStream(request)
         let loader: ConfiguredLoader
         do {
-            loader = try loaderCaches[context.loop.index % loaderCaches.count].loader(definition, query.loaderItems)
+            loader = try caches.loaders.loader(definition, query.loaderItems)
         } catch {
             throw ServiceError(error)
         }
 
         if wantsStream {
-            return try stream(loader, query, request, context)
+            return try stream(loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
         if query.values["from"] != nil || query.values["to"] != nil {

@@ -113,7 +113,7 @@ extension LoaderService {
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-            let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps)
+            let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
             FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
         }
     }
@@ -195,12 +195,12 @@ final class SessionSource: StreamSource {
     private let wallOffset: Double
     let endK: Int? = nil
 
-    init(store: SessionStore, id: String, createdAt: Double, fps: Double) {
+    init(store: SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) {
         self.store = store
         self.id = id
         self.createdAt = createdAt
         self.fps = fps
-        wallOffset = wallClock() - Double(monotonicNanoseconds()) / 1e9
+        wallOffset = wallClock() - Double(now) / 1e9
     }
 
     func due(at now: UInt64) -> Int {

@@ -5,7 +5,7 @@ extension LoaderService {
     /// A live server-sent event stream of frames: event k carries the frame
     /// at exactly `t0 + k/fps` and leaves when the real clock since the
     /// stream began reaches `k/fps`.
-    func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+    func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         if query.values["from"] != nil || query.values["to"] != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
         }
@@ -33,9 +33,9 @@ extension LoaderService {
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        let cache = caches.streams
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
-            let cache = streamCaches[writer.loop.index % streamCaches.count]
-            let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache)
+            let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache, now: writer.loop.now)
             FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
         }
     }
@@ -131,12 +131,13 @@ protocol StreamSource: AnyObject {
 /// the stream began; shared through the loop's cache.
 final class ReplaySource: StreamSource {
     let t0: Double, fps: Double, startK: Int, endK: Int?
-    private let began = monotonicNanoseconds()
+    private let began: UInt64
     private let cache: StreamFrameCache
     private let keyID: Int
     private var renderer: FrameRenderer
 
-    init(loader: ConfiguredLoader, key: StreamKey, t0: Double, fps: Double, startK: Int, endK: Int?, cache: StreamFrameCache) {
+    init(loader: ConfiguredLoader, key: StreamKey, t0: Double, fps: Double, startK: Int, endK: Int?, cache: StreamFrameCache, now: UInt64) {
+        self.began = now
         self.t0 = t0
         self.fps = fps
         self.startK = startK
@@ -186,7 +187,7 @@ final class FrameStream {
 
     func start() {
         tickTask = { [self] in tick() }
-        k = source.due(at: monotonicNanoseconds())
+        k = source.due(at: writer.loop.now)
         writer.onClose = { [self] in stop() }
         writer.onShutdown = { [self] in end(reason: "shutdown") }
         writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
@@ -197,7 +198,7 @@ final class FrameStream {
     private func tick() {
         guard writer.isOpen else { return }
         // The frame due now (normally k; later ones when the loop ran late).
-        let due = source.due(at: monotonicNanoseconds())
+        let due = source.due(at: writer.loop.now)
         if let endK = source.endK, due >= endK || k >= endK {
             end(reason: "duration")
             return

@@ -48,8 +48,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")
         exit(2)
     }
-    let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions,
-                                eventLoops: serverConfiguration.eventLoops)
+    let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions)
     let server: HTTPServer
     do {
         server = try HTTPServer(configuration: serverConfiguration, responder: service)

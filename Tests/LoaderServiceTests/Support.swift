@@ -15,7 +15,7 @@ func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
     serverConfiguration.port = 0
     serverConfiguration.eventLoops = 2
     configureServer(&serverConfiguration)
-    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions, eventLoops: 2)
+    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions)
     let server = try HTTPServer(configuration: serverConfiguration, responder: service)
     service.attach(to: server)
     try server.start()

@@ -5,7 +5,7 @@ import Glibc
 /// buffer, parses requests incrementally, answers them in order (pipelined
 /// answers of one read burst leave in one `sendmsg`), and keeps its output
 /// bounded by watermarks.
-final class Connection: Selectable {
+final class Connection: Selectable, StreamSink {
     let fd: Int32
     let loop: EventLoop
     let server: ServerCore
@@ -154,7 +154,7 @@ final class Connection: Selectable {
     }
 
     private func dispatch(_ request: HTTPRequest) {
-        let context = RequestContext(loop: loop, peer: peer)
+        let context = RequestContext(loop: loop, peer: peer, storage: server.loopStates[loop.index].responderStorage)
         let response = server.respond(request, context)
         send(response, for: request)
     }
@@ -180,13 +180,13 @@ final class Connection: Selectable {
                 server.requestCompleted()
                 return
             }
-            let writer = StreamWriter(loop: loop, connection: self)
+            let writer = StreamWriter(loop: loop, sink: self)
             pending = .stream(writer)
             server.streamOpened()
             server.requestCompleted()
             lastWriteProgress = monotonicNanoseconds()
             start(writer)
-            if shuttingDown || server.isShuttingDown { shutdownStream(writer) }
+            if shuttingDown || server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
             pending = .deferred
             let promise = ResponsePromise(loop: loop) { [weak self] response in
@@ -354,19 +354,13 @@ final class Connection: Selectable {
 
     // MARK: Streams
 
+    var streamHighWatermark: Int { server.configuration.streamHighWatermark }
+
     func finishStream() {
         closeAfterFlush = true
         flush()
     }
 
-    private func shutdownStream(_ writer: StreamWriter) {
-        if let handler = writer.onShutdown {
-            writer.onShutdown = nil
-            handler()
-        } else {
-            writer.finish()
-        }
-    }
 
     // MARK: Time and shutdown
 
@@ -397,7 +391,7 @@ final class Connection: Selectable {
         guard !isClosed, !shuttingDown else { return }
         shuttingDown = true
         switch pending {
-        case .stream(let writer): shutdownStream(writer)
+        case .stream(let writer): writer.shutdown()
         case .deferred: closeAfterFlush = true
         case .none:
             if isIdle { close() } else { closeAfterFlush = true; flush() }
@@ -426,4 +420,21 @@ public struct RequestContext {
     public let loop: EventLoop
     /// The client's address, when known.
     public let peer: SocketAddress?
+    /// The responder's own state for this loop (`makeLoopStorage`), made
+    /// once per loop by the server: touched only on this loop.
+    public let storage: AnyObject?
+
+    public init(loop: EventLoop, peer: SocketAddress?, storage: AnyObject?) {
+        self.loop = loop
+        self.peer = peer
+        self.storage = storage
+    }
+
+    /// `storage` as the type the responder made it.
+    public func storage<T: AnyObject>(as type: T.Type) -> T {
+        loop.assertInLoop()
+        guard let storage else { preconditionFailure("the responder made no loop storage") }
+        assert(storage is T, "loop storage is \(Swift.type(of: storage)), not \(T.self)")
+        return unsafeDowncast(storage, to: T.self)
+    }
 }

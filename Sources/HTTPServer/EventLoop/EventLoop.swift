@@ -30,6 +30,8 @@ public final class EventLoop: @unchecked Sendable {
     private var nextTick: UInt64 = 0
     /// Called on the loop thread just before it exits.
     var onStop: (() -> Void)?
+    /// An embedded loop's clock, moved only by `advance` (nil: the real one).
+    private var manualNow: UInt64?
 
     init(index: Int) throws {
         self.index = index
@@ -51,6 +53,17 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on this loop's thread.
     public var inLoop: Bool { runningThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
 
+    /// Traps in debug builds when called off the loop thread (NIO's
+    /// `assertInEventLoop`): for state that only the loop may touch.
+    @inlinable
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoop, "called off its event loop", file: file, line: line)
+    }
+
+    /// The loop's clock (monotonic ns): the real one, or an embedded loop's.
+    /// Timers and streams read time here, so a test can drive it.
+    public var now: UInt64 { manualNow ?? monotonicNanoseconds() }
+
     // MARK: Tasks and timers
 
     /// Runs `task` on the loop thread (soon, in order), from any thread.
@@ -71,7 +84,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `task` after `nanoseconds`. Loop thread only.
     @discardableResult
     public func schedule(afterNanoseconds nanoseconds: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
-        schedule(at: monotonicNanoseconds() &+ nanoseconds, task)
+        schedule(at: now &+ nanoseconds, task)
     }
 
     // MARK: Registration (loop thread)
@@ -176,7 +189,7 @@ public final class EventLoop: @unchecked Sendable {
         runTasks()
     }
 
-    private func runTasks() {
+    func runTasks() {
         let pending = tasks.withLock { queue -> [@Sendable () -> Void] in
             let taken = queue
             queue.removeAll(keepingCapacity: true)
@@ -186,7 +199,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runTimers() {
-        let now = monotonicNanoseconds()
+        let now = self.now
         while let first = timers.peek(), first.deadline <= now {
             timers.pop()
             if !first.isCancelled {
@@ -199,6 +212,64 @@ public final class EventLoop: @unchecked Sendable {
             nextTick = now &+ tickInterval
             onTick?()
         }
+    }
+}
+
+// MARK: Embedded
+
+extension EventLoop {
+    /// A loop with no thread, run by its caller (NIO's `EmbeddedEventLoop`):
+    /// the calling thread counts as its thread, and its clock stands still
+    /// until `advance` moves it. For tests of what runs on a loop.
+    public static func embedded(index: Int = 0) -> EventLoop {
+        // epoll and an eventfd are always available; failing here is a broken host.
+        let loop = try! EventLoop(index: index)
+        loop.runningThread = pthread_self()
+        loop.manualNow = 1_000_000_000_000
+        return loop
+    }
+
+    /// Runs the tasks handed over with `execute`, then the timers due now.
+    public func runPending() {
+        assertInLoop()
+        runTasks()
+        let now = self.now
+        while let first = timers.peek(), first.deadline <= now {
+            timers.pop()
+            if !first.isCancelled {
+                first.isCancelled = true
+                first.task?()
+                first.task = nil
+            }
+            runTasks()
+        }
+    }
+
+    /// Moves an embedded loop's clock forward, running each timer at its
+    /// own deadline in order, as the real loop would.
+    public func advance(byNanoseconds nanoseconds: UInt64) {
+        precondition(manualNow != nil, "advance is for embedded loops")
+        let target = now &+ nanoseconds
+        runPending()
+        while let first = timers.peek(), first.deadline <= target {
+            manualNow = max(now, first.deadline)
+            runPending()
+        }
+        manualNow = target
+        runPending()
+    }
+
+    /// Waits up to `nanoseconds` of real time for a task from another
+    /// thread (a deferred answer), then runs what came. True if one came.
+    @discardableResult
+    public func waitForTasks(upToNanoseconds nanoseconds: UInt64) -> Bool {
+        var poll = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+        let ms = Int32(min(nanoseconds / 1_000_000, 60_000))
+        guard Glibc.poll(&poll, 1, ms) > 0 else { return false }
+        var value: UInt64 = 0
+        _ = read(wakeFD, &value, 8)
+        runPending()
+        return true
     }
 }
 

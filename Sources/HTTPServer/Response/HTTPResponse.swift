@@ -66,6 +66,14 @@ public struct HTTPResponse: Sendable {
         return r
     }
 
+    /// This answer passed through `transform`: now, or for a deferred
+    /// answer when it comes (on the thread that completes it). How a
+    /// middleware changes answers without caring which kind they are.
+    public func map(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponse {
+        guard case .deferred(let begin) = body else { return transform(self) }
+        return .deferred { promise in begin(promise.mapping(transform)) }
+    }
+
     /// A plain-text response.
     public static func text(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((text + "\n").utf8))

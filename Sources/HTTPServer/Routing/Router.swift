@@ -1,4 +1,5 @@
-/// Method + path-pattern routing: `/loaders/:name/frames` matches
+/// Method + path-pattern routing: `/loaders/:name/frames` (or
+/// `/loaders/{name}/frames`, as OpenAPI writes it) matches
 /// `/loaders/typing/frames` with `name = typing`. `HEAD` is served by `GET`
 /// routes. A path that matches no pattern is 404; a path whose patterns
 /// take other methods is 405 with those methods in `Allow`.
@@ -27,7 +28,9 @@ public struct Router<Handler: Sendable>: Sendable {
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
-            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
+            return .literal(String(part))
         }
         routes.append(Route(method: method, segments: segments, handler: handler))
     }
@@ -73,6 +76,8 @@ public struct Router<Handler: Sendable>: Sendable {
 /// The values of a route's `:name` segments (few: a linear search).
 public struct RouteParameters: Sendable {
     var values: [(name: String, value: String)] = []
+
+    public init() {}
 
     public subscript(name: String) -> String? {
         for (n, v) in values where n == name { return v }

@@ -14,6 +14,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         core = ServerCore(configuration: configuration, responder: responder)
         loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+        for loop in loops { core.loopStates[loop.index].responderStorage = responder.makeLoopStorage(for: loop) }
     }
 
     /// The addresses actually bound (with the port chosen when 0 was asked).

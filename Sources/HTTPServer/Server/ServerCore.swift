@@ -19,6 +19,8 @@ final class ServerCore: @unchecked Sendable {
         let scratch: UnsafeMutableBufferPointer<UInt8>
         var date = HTTPDateCache()
         var listenerRegistrations: [Registration] = []
+        /// The responder's state for this loop (its caches).
+        var responderStorage: AnyObject?
 
         init(scratchSize: Int) {
             scratch = .allocate(capacity: scratchSize)

@@ -1,3 +1,15 @@
+/// Where a stream's bytes go: a connection, or an embedded test sink.
+/// Loop thread only.
+protocol StreamSink: AnyObject {
+    /// Bytes queued for the client and not yet taken by it.
+    var queuedBytes: Int { get }
+    /// Above this many queued bytes the client is not keeping up.
+    var streamHighWatermark: Int { get }
+    func send(_ bytes: [UInt8])
+    /// What is queued is still delivered, then the stream closes.
+    func finishStream()
+}
+
 /// The writing end of a streamed response (server-sent events). Use it only
 /// on its loop (`loop`): from the stream closure, its timers and `execute`.
 ///
@@ -5,7 +17,7 @@
 /// when the client is not reading: the server never queues without bound.
 public final class StreamWriter {
     public let loop: EventLoop
-    weak var connection: Connection?
+    weak var sink: (any StreamSink)?
     private var closed = false
     /// Called once when the stream ends for any reason: the client went away,
     /// it read nothing for too long, the server closed it, or `finish`.
@@ -14,40 +26,53 @@ public final class StreamWriter {
     /// `finish()`. Without it the stream is finished at once.
     public var onShutdown: (() -> Void)?
 
-    init(loop: EventLoop, connection: Connection) {
+    init(loop: EventLoop, sink: any StreamSink) {
         self.loop = loop
-        self.connection = connection
+        self.sink = sink
     }
 
-    public var isOpen: Bool { !closed && connection != nil }
+    public var isOpen: Bool { !closed && sink != nil }
 
     /// Whether the client has read enough that another write will not pile up.
     public var hasRoom: Bool {
-        guard let connection, !closed else { return false }
-        return connection.queuedBytes < connection.server.configuration.streamHighWatermark
+        loop.assertInLoop()
+        guard let sink, !closed else { return false }
+        return sink.queuedBytes < sink.streamHighWatermark
     }
 
     /// Bytes queued for this client and not yet taken by the kernel.
-    public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
+    public var queuedBytes: Int { sink?.queuedBytes ?? 0 }
 
     /// Queues `bytes` and writes what the socket takes now. False once closed.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        guard let connection, !closed else { return false }
-        connection.send(bytes)
+        loop.assertInLoop()
+        guard let sink, !closed else { return false }
+        sink.send(bytes)
         return !closed
     }
 
     /// Ends the stream: what is queued is still sent, then the connection closes.
     public func finish() {
-        guard let connection, !closed else { return }
-        connection.finishStream()
+        loop.assertInLoop()
+        guard let sink, !closed else { return }
+        sink.finishStream()
+    }
+
+    /// The server shuts down: the stream's last message, or its end.
+    func shutdown() {
+        if let handler = onShutdown {
+            onShutdown = nil
+            handler()
+        } else {
+            finish()
+        }
     }
 
     func connectionClosed() {
         guard !closed else { return }
         closed = true
-        connection = nil
+        sink = nil
         let handler = onClose
         onClose = nil
         onShutdown = nil

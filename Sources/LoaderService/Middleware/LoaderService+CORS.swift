@@ -3,6 +3,27 @@ import HTTPServer
 extension LoaderService {
     static let corsAllowedHeaders = ["accept", "authorization", "content-type", "if-none-match", "last-event-id"]
 
+    /// Middleware: CORS headers on every answer to a request with `Origin`
+    /// (deferred ones included, when they come).
+    func cors(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+        let response = try next(&r)
+        guard r.http.headers["origin"] != nil else { return response }
+        let request = r.http
+        return response.map { [self] final in
+            var final = final
+            applyCORS(&final, request)
+            return final
+        }
+    }
+
+    /// Middleware: `OPTIONS` is answered here, a CORS preflight or the
+    /// methods a path takes; other methods go on to the router.
+    func preflight(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+        guard r.http.method == .OPTIONS else { return try next(&r) }
+        r.route = "OPTIONS"
+        return try options(r.http)
+    }
+
     /// The `Access-Control-Allow-Origin` value for a request's `Origin`, if allowed.
     func allowedOrigin(_ request: HTTPRequest) -> String? {
         guard let origin = request.headers["origin"] else { return nil }
@@ -27,7 +48,7 @@ extension LoaderService {
     }
 
     /// `OPTIONS`: a CORS preflight, or the methods a path takes.
-    func options(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func options(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.path == "*" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, POST, DELETE, OPTIONS"])
         }

@@ -1,0 +1,65 @@
+import HTTPServer
+import LoaderEngine
+
+/// One endpoint, declared once: its method, path pattern, handler and
+/// OpenAPI operations. The router, the route labels of `/metrics` and the
+/// log, and `/openapi.json` are all derived from the table of these
+/// (`LoaderService.endpoints`).
+struct Endpoint: Sendable {
+    typealias Handler = @Sendable (LoaderService, ServiceRequest) throws -> HTTPResponse
+    typealias Document = @Sendable (OpenAPI.Context) -> [OpenAPI.Operation]
+
+    let method: HTTPMethod
+    /// `/loaders/{name}/frames`: matched by the router with `{name}` as a
+    /// parameter, and the route's label in `/metrics` and the access log.
+    let path: String
+    let handler: Handler
+    /// The operations this endpoint shows in `/openapi.json`: usually one;
+    /// one per loader where each loader takes its own parameters.
+    let document: Document
+
+    init(_ method: HTTPMethod, _ path: String, document: @escaping Document, _ handler: @escaping Handler) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+        self.document = document
+    }
+}
+
+/// A request as the middleware and handlers see it.
+struct ServiceRequest {
+    let http: HTTPRequest
+    let context: RequestContext
+    /// This loop's caches (made by `makeLoopStorage`, handed back by the server).
+    let caches: LoopCaches
+    /// When the service began answering (monotonic ns).
+    let start: UInt64
+    /// The values of the path's `{name}` segments, set by the router.
+    var parameters = RouteParameters()
+    /// The label of the matched route (`/loaders/{name}/frames`), set by the
+    /// router or the answer cache; `unmatched` when none matched.
+    var route = "unmatched"
+
+    subscript(parameter name: String) -> String { parameters[name] ?? "" }
+}
+
+extension LoaderService {
+    /// What runs after a middleware: the rest of the pipeline.
+    typealias Next = (inout ServiceRequest) throws -> HTTPResponse
+    /// One step of the pipeline: may answer itself, or call `next` and
+    /// change what it answers. Deferred answers are changed through
+    /// `HTTPResponse.map`, so they pass every step as immediate ones do.
+    /// (`next` is not escaping: running the pipeline allocates nothing.)
+    typealias Middleware = @Sendable (LoaderService, inout ServiceRequest, Next) throws -> HTTPResponse
+}
+
+/// Per event loop, touched only on that loop: caches the server keeps for
+/// the service (`HTTPResponder.makeLoopStorage`).
+final class LoopCaches {
+    /// Answers that never change, by target and `Accept`.
+    let responses = ResponseCache()
+    /// Configured loaders by name and parameters.
+    let loaders = LoaderCache()
+    /// Encoded stream events shared by the loop's streams.
+    let streams = StreamFrameCache()
+}

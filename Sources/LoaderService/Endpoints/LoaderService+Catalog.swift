@@ -1,0 +1,34 @@
+import HTTPServer
+import LoaderEngine
+
+extension LoaderService {
+    /// `GET /loaders`: every loader with its parameters, events and period.
+    func catalogList(_ r: ServiceRequest) throws -> HTTPResponse {
+        try requireNoQuery(r.http)
+        return try json(catalogJSON, r.http, cacheControl: "public, max-age=300")
+    }
+
+    /// `GET /loaders/{name}`: one catalog entry.
+    func catalogEntry(_ r: ServiceRequest) throws -> HTTPResponse {
+        try requireNoQuery(r.http)
+        let name = r[parameter: "name"]
+        guard let entry = entryJSON[name] else { throw unknownLoader(name) }
+        return try json(entry, r.http, cacheControl: "public, max-age=300")
+    }
+
+    /// The loader named in a path, or the 404 that lists the others.
+    func definition(_ name: String) throws -> LoaderDefinition {
+        guard let definition = catalog[name] else { throw unknownLoader(name) }
+        return definition
+    }
+
+    func unknownLoader(_ name: String) -> ServiceError {
+        .notFound("no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
+    }
+
+    func requireNoQuery(_ request: HTTPRequest) throws {
+        if let first = request.query.first {
+            throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(first.name); this resource takes none")
+        }
+    }
+}

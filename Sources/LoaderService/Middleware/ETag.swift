@@ -1,0 +1,38 @@
+import HTTPServer
+
+/// Strong entity tags from the body bytes (FNV-1a, 64 bits).
+enum ETag {
+    static func strong(_ body: [UInt8]) -> String {
+        // FNV-1a over 8-byte words, then the tail bytes; a final mix spreads
+        // the high bits. Only equality matters: same bytes, same tag.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        body.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                hash ^= raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                hash = hash &* 0x100_0000_01b3
+            }
+            for i in (words * 8)..<raw.count {
+                hash ^= UInt64(raw[i])
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        hash ^= hash >> 29
+        hash = hash &* 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 32
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// `If-None-Match` (weak comparison, RFC 9110 §13.1.2): `*` or a listed tag.
+    static func matches(_ header: String?, _ etag: String) -> Bool {
+        guard let header else { return false }
+        if header.trimmingSpaces == "*" { return true }
+        for part in header.split(separator: ",") {
+            var tag = String(part.trimmingSpaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+}

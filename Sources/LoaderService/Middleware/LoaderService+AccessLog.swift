@@ -1,0 +1,31 @@
+import HTTPServer
+
+extension LoaderService {
+    /// Middleware: counts every answer for `/metrics` under its route and
+    /// writes the access log line. A deferred answer is counted when it
+    /// comes, with its own status and the whole time taken.
+    func accessLog(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+        let response = try next(&r)
+        guard case .deferred = response.body else {
+            record(r.http, response, route: r.route, start: r.start)
+            return response
+        }
+        let (request, route, start) = (r.http, r.route, r.start)
+        return response.map { [self] final in
+            record(request, final, route: route, start: start)
+            return final
+        }
+    }
+
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64) {
+        let elapsed = monotonicNanoseconds() &- start
+        metrics.record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
+        guard configuration.accessLog, logger.enabled(.info) else { return }
+        var bytes = 0
+        if case .bytes(let body) = response.body { bytes = body.count }
+        logger.log(.info, "request", [
+            ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
+            ("status", .int(response.status.code)), ("bytes", .int(bytes)), ("us", .int(Int(elapsed / 1000))),
+        ])
+    }
+}

@@ -1,0 +1,41 @@
+import HTTPServer
+
+extension LoaderService {
+    /// Middleware: a repeated request for an answer that never changes is
+    /// answered from this loop's cache, with no parsing, computing or
+    /// encoding. Only GET and HEAD without `Origin` (CORS headers vary).
+    func answerCache(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+        guard r.http.method == .GET || r.http.method == .HEAD, r.http.headers["origin"] == nil else { return try next(&r) }
+        let key = ResponseCache.Key(target: r.http.target, accept: r.http.headers["accept"] ?? "")
+        let cache = r.caches.responses
+        if let hit = cache.lookup(key) {
+            r.route = hit.route
+            return ETag.matches(r.http.headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
+        }
+        let response = try next(&r)
+        cache.store(key, response, route: r.route)
+        return response
+    }
+
+    /// A body with a strong ETag, or 304 when `If-None-Match` names it.
+    static func cacheable(_ body: [UInt8], contentType: String, cacheControl: String, ifNoneMatch: String?) -> HTTPResponse {
+        let etag = ETag.strong(body)
+        let response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType, "Cache-Control": cacheControl, "ETag": etag], body: body)
+        return ETag.matches(ifNoneMatch, etag) ? notModified(response) : response
+    }
+
+    /// The 304 for a cacheable answer: its validators, no body.
+    static func notModified(_ response: HTTPResponse) -> HTTPResponse {
+        var r = response
+        r.headers.remove("Content-Type")
+        r.body = .bytes([])
+        r.status = .notModified
+        return r
+    }
+
+    /// A JSON body with a strong ETag; `If-None-Match` gives 304.
+    func json(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
+        try Negotiation.requireJSON(request)
+        return Self.cacheable(body, contentType: "application/json", cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
+    }
+}

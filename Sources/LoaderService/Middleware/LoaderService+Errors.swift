@@ -1,0 +1,16 @@
+import HTTPServer
+
+extension LoaderService {
+    /// Middleware: every error thrown further in becomes its JSON answer
+    /// (`{"error":{status, code, message}}`); anything unexpected is a 500.
+    func errorsAsJSON(_ r: inout ServiceRequest, _ next: Next) -> HTTPResponse {
+        do {
+            return try next(&r)
+        } catch let error as ServiceError {
+            return error.response
+        } catch {
+            logger.log(.error, "unexpected error", [("error", .string("\(error)"))])
+            return ServiceError(.internalServerError, "internal_error", "internal error").response
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import HTTPServer
+import LoaderEngine
+
+/// The loaders' operations: the catalog, frames and pictures.
+extension OpenAPI {
+    static func listLoaders(_ c: Context) -> [Operation] {
+        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: [
+            ("200", "The catalog.", ref("Catalog")),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+
+    static func getLoader(_ c: Context) -> [Operation] {
+        var parameters = JSONWriter(capacity: 256)
+        parameters.beginArray()
+        nameParameter(&parameters, c.catalog)
+        parameters.endArray()
+        return [operation("/loaders/{name}", "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
+            ("200", "The loader.", ref("Loader")),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("404", "No loader of that name.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+
+    /// `/loaders/<loader>/frames`, one path per loader: the route is
+    /// `/loaders/{name}/frames`, but each loader takes only its own
+    /// parameters, and the query has three shapes that exclude each other
+    /// (a frame, a batch, a stream). One exploded object parameter with a
+    /// `oneOf` of the three says exactly which combinations are accepted.
+    static func getFrames(_ c: Context) -> [Operation] {
+        let configuration = c.configuration
+        return c.catalog.loaders.map { loader in
+            let type = typeName(loader)
+            var w = JSONWriter(capacity: 4096)
+            beginOperation(&w, id: "get\(type)Frames",
+                     summary: "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
+            w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch has at most \(LoaderService.maxBatchFrames) frames ((to - from) × fps < \(LoaderService.maxBatchFrames)) and `to` >= `from`; otherwise 400. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. `loader.<name>` also names a loader parameter in any shape.")
+            w.key("parameters")
+            w.beginArray()
+            w.beginObject()
+            w.field("name", "query")
+            w.field("in", "query")
+            w.field("required", false)
+            w.field("style", "form")
+            w.field("explode", true)
+            w.field("description", "One of the three query shapes; its properties are the query parameters.")
+            w.key("schema")
+            w.rawValue(Array(##"{"oneOf":[{"$ref":"#/components/schemas/\##(type)FrameQuery"},{"$ref":"#/components/schemas/\##(type)BatchQuery"},{"$ref":"#/components/schemas/\##(type)StreamQuery"}]}"##.utf8))
+            w.endObject()
+            header(&w, "Last-Event-ID", "Stream: resume after this frame id. A value that is not a frame id (an integer >= 0) is ignored, as are single frames and batches.", #"{"type":"string"}"#)
+            w.endArray()
+            w.key("responses")
+            w.beginObject()
+            w.key("200")
+            w.beginObject()
+            w.field("description", "A frame (FrameQuery), a batch (BatchQuery), or an event stream (StreamQuery).")
+            w.key("headers")
+            w.beginObject()
+            w.key("ETag")
+            w.rawValue(Array(#"{"schema":{"type":"string"},"description":"Strong entity tag of the body (JSON answers)."}"#.utf8))
+            w.endObject()
+            w.key("content")
+            w.beginObject()
+            w.key("application/json")
+            w.rawValue(Array(##"{"schema":{"oneOf":[{"$ref":"#/components/schemas/Frame"},{"$ref":"#/components/schemas/Batch"}]}}"##.utf8))
+            w.key("text/event-stream")
+            w.rawValue(Array(#"{"schema":\#(eventSchema)}"#.utf8))
+            w.key("image/svg+xml")
+            w.rawValue(Array(#"{"schema":{"type":"string"}}"#.utf8))
+            w.endObject()
+            w.endObject()
+            for (code, text, schema) in [
+                ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
+                ("304", "Not modified (If-None-Match).", nil),
+                ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form.", ref("Error")),
+                ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
+            ] as [(String, String, String?)] {
+                response(&w, code, text, schema)
+            }
+            transportLimits(&w)
+            w.endObject()
+            w.endObject()
+            return Operation(path: "/loaders/\(loader.name)/frames", method: "get", json: w.bytes)
+        }
+    }
+
+    /// The three query shapes of a loader's frames, as component schemas.
+    static func frameQuerySchemas(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
+        let time = numberSchema(min: 0, max: TimeValue.maximum)
+        let fps = numberSchema(min: 1, max: 120)
+        for loader in catalog.loaders {
+            let type = typeName(loader)
+            querySchema(&w, "\(type)FrameQuery", "One frame of \(loader.name).", loader, inStream: false, required: [], own: [
+                ("t", "Seconds since the loader started (default 0).", time),
+            ])
+            querySchema(&w, "\(type)BatchQuery", "A batch of \(loader.name) frames at from + k/fps while <= to (1e-9 slack).", loader, inStream: false, required: ["to"], own: [
+                ("from", "First frame time (default 0).", time),
+                ("to", "Last frame time (inclusive), >= from; (to - from) × fps < \(LoaderService.maxBatchFrames).", time),
+                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+            ])
+            querySchema(&w, "\(type)StreamQuery", "A live stream of \(loader.name) frames.", loader, inStream: true, required: ["stream"], own: [
+                ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
+                ("t", "The first frame's time (default 0).", time),
+                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+                ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
+            ])
+        }
+    }
+
+    /// An object schema of query parameters: the shape's own, then the
+    /// loader's parameters and events. In a stream a loader parameter whose
+    /// name the stream uses (the switch's `duration`) is `loader.<name>`.
+    static func querySchema(_ w: inout JSONWriter, _ name: String, _ description: String, _ loader: LoaderDefinition,
+                            inStream: Bool, required: [String], own: [(String, String, String)]) {
+        w.key(name)
+        w.beginObject()
+        w.field("type", "object")
+        w.field("description", description)
+        w.field("additionalProperties", false)
+        if !required.isEmpty {
+            w.key("required")
+            w.beginArray()
+            for r in required { w.value(r) }
+            w.endArray()
+        }
+        w.key("properties")
+        w.beginObject()
+        for (property, text, schema) in own {
+            w.key(property)
+            w.rawValue(described(schema, text))
+        }
+        for spec in loader.parameters {
+            let shadowed = inStream && own.contains { $0.0 == spec.name }
+            w.key(shadowed ? "loader." + spec.name : spec.name)
+            w.rawValue(described(schema(spec), parameterText(spec)))
+        }
+        for event in loader.events {
+            w.key(event.name)
+            w.rawValue(described(eventSchema(event), event.summary))
+        }
+        w.endObject()
+        w.endObject()
+    }
+
+    /// `/loaders/<loader>/frames.svg`, one path per loader.
+    static func getFrameSVG(_ c: Context) -> [Operation] {
+        c.catalog.loaders.map { loader in
+            picture(loader, "frames.svg", id: "get\(typeName(loader))FrameSVG", takesTime: true,
+                    summary: "One \(loader.name) frame as SVG (\(loader.name == "web" ? "blue on white" : "white dots on black")); the viewBox holds every element.")
+        }
+    }
+
+    /// `/loaders/<loader>/animation.svg`, one path per loader.
+    static func getAnimationSVG(_ c: Context) -> [Operation] {
+        c.catalog.loaders.map { loader in
+            picture(loader, "animation.svg", id: "get\(typeName(loader))AnimationSVG", takesTime: false,
+                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.name == "web" ? "a sample page load" : "one period"), at most a minute; loops in an <img>.")
+        }
+    }
+
+    /// A picture of one loader: its parameters, and with `takesTime` a
+    /// moment `t` and the loader's events.
+    static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String) -> Operation {
+        var w = JSONWriter(capacity: 2048)
+        beginOperation(&w, id: id, summary: summary)
+        w.key("parameters")
+        w.beginArray()
+        if takesTime {
+            query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
+        }
+        for spec in loader.parameters {
+            query(&w, spec.name, parameterText(spec), schema(spec))
+        }
+        if takesTime {
+            for event in loader.events {
+                query(&w, event.name, event.summary, eventSchema(event))
+            }
+        }
+        w.endArray()
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"The picture.","content":{"image/svg+xml":{"schema":{"type":"string"}}}}"#.utf8))
+        for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
+                             ("406", "The Accept header excludes image/svg+xml.")] {
+            response(&w, code, text, code == "304" ? nil : ref("Error"))
+        }
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return Operation(path: "/loaders/\(loader.name)/\(file)", method: "get", json: w.bytes)
+    }
+
+    /// `/`: the demo page.
+    static func demoPage(_ c: Context) -> [Operation] {
+        var w = JSONWriter(capacity: 512)
+        beginOperation(&w, id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return [Operation(path: "/", method: "get", json: w.bytes)]
+    }
+}

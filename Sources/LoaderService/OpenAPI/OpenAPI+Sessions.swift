@@ -1,0 +1,136 @@
+import HTTPServer
+import LoaderEngine
+
+/// The sessions' operations.
+extension OpenAPI {
+    static let idParameter = #"{"name":"id","in":"path","required":true,"description":"Session id: 128 random bits, URL-safe, after the owning replica's name and a dot when replicaName is set.","schema":{"type":"string"}}"#
+
+    static func createSession(_ c: Context) -> [Operation] {
+        [operation("/sessions", "post", id: "createSession", summary: "Create a live session of a loader; the token in the answer authorizes its events.",
+                  requestBody: sessionBody(c.catalog), responses: [
+            ("201", "Created; Location names it. Made durable (journaled) before this answer when a data directory is set.", ref("SessionCreated")),
+            ("400", "A malformed body or a bad parameter.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("503", "The session limit is reached.", ref("Error")),
+        ])]
+    }
+
+    static func getSession(_ c: Context) -> [Operation] {
+        [operation("/sessions/{id}", "get", id: "getSession", summary: "A session's loader, params, creation time, clock now (t), done, viewers and events.",
+                  parameters: "[\(idParameter)]", responses: [
+            ("200", "The session.", ref("SessionState")),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+            ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
+        ])]
+    }
+
+    static func deleteSession(_ c: Context) -> [Operation] {
+        [operation("/sessions/{id}", "delete", id: "deleteSession", summary: "Delete a session (its token required); afterwards it answers 404.",
+                  bearer: true, parameters: "[\(idParameter)]", responses: [
+            ("204", "Deleted.", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+        ])]
+    }
+
+    static func getSessionFrames(_ c: Context) -> [Operation] {
+        let configuration = c.configuration
+        var w = JSONWriter(capacity: 4096)
+        beginOperation(&w, id: "getSessionFrames",
+                 summary: "The frame at the session's clock now (or an earlier t), or its live stream (ends with event: end once done).")
+        w.key("parameters")
+        // Two query shapes: a frame (t) or a stream (stream=sse, fps).
+        let frameQuery = #"{"type":"object","additionalProperties":false,"description":"A frame: now, or an earlier t.","properties":{"t":"#
+            + String(decoding: described(numberSchema(min: 0, max: TimeValue.maximum), "A moment on the session clock, not later than now."), as: UTF8.self) + "}}"
+        let streamQuery = #"{"type":"object","additionalProperties":false,"required":["stream"],"description":"The live stream (also with Accept: text/event-stream and no stream=sse).","properties":{"stream":{"type":"string","enum":["sse"]},"fps":"#
+            + String(decoding: described(numberSchema(min: 1, max: 120), "Frames per second (default \(configuration.streamDefaultFps))."), as: UTF8.self) + "}}"
+        w.rawValue(Array(("[\(idParameter)," + #"{"name":"query","in":"query","required":false,"style":"form","explode":true,"description":"One of the two query shapes; its properties are the query parameters.","schema":{"oneOf":["#
+            + frameQuery + "," + streamQuery + "]}}]").utf8))
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
+        for (code, text) in [("400", "A bad or unknown parameter, or a combination neither shape allows."), ("404", "No such session."),
+                             ("421", "The session belongs to another replica: the load balancer routed it wrongly."),
+                             ("409", "t is later than the session's clock: that frame is not known yet."),
+                             ("406", "The Accept header excludes application/json and text/event-stream."),
+                             ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
+            response(&w, code, text, ref("Error"))
+        }
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return [Operation(path: "/sessions/{id}/frames", method: "get", json: w.bytes)]
+    }
+
+    static func postSessionEvent(_ c: Context) -> [Operation] {
+        [operation("/sessions/{id}/events", "post", id: "postSessionEvent", summary: "Report progress or finish (web) or stop (every loader), at the session clock now.",
+                  bearer: true, parameters: "[\(idParameter)]",
+                  requestBody: Array(#"{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["progress","finish","stop"]}}}}}}"#.utf8),
+                  responses: [
+            ("202", "Accepted, with the event's time on the session clock; durable before this answer when a data directory is set.", #"{"type":"object","required":["type","t"],"properties":{"type":{"type":"string"},"t":{"type":"number"}}}"#),
+            ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
+            ("401", "Missing or wrong token.", ref("Error")),
+            ("404", "No such session.", ref("Error")),
+            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
+            ("409", "The session is done, or progress after finish.", ref("Error")),
+            ("410", "The session expired.", ref("Error")),
+            ("415", "The body is not application/json.", ref("Error")),
+            ("429", "The per-session event limit is reached.", ref("Error")),
+        ])]
+    }
+
+    /// The body of POST /sessions: one branch per loader, its own parameters only.
+    static func sessionBody(_ catalog: LoaderCatalog) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.field("required", true)
+        w.key("content")
+        w.beginObject()
+        w.key("application/json")
+        w.beginObject()
+        w.key("schema")
+        w.beginObject()
+        w.key("oneOf")
+        w.beginArray()
+        for loader in catalog.loaders {
+            w.beginObject()
+            w.field("type", "object")
+            w.key("required")
+            w.rawValue(Array(#"["loader"]"#.utf8))
+            w.field("additionalProperties", false)
+            w.key("properties")
+            w.beginObject()
+            w.key("loader")
+            w.rawValue(Array(enumSchema([loader.name]).utf8))
+            w.key("params")
+            w.beginObject()
+            w.field("type", "object")
+            w.field("description", "The loader's parameters, as in GET /loaders/\(loader.name).")
+            w.field("additionalProperties", false)
+            w.key("properties")
+            w.beginObject()
+            for spec in loader.parameters {
+                w.key(spec.name)
+                w.rawValue(Array(schema(spec).utf8))
+            }
+            w.endObject()
+            w.endObject()
+            w.endObject()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,310 @@
+import HTTPServer
+import LoaderEngine
+
+/// `GET /openapi.json`: OpenAPI 3.1, built from the endpoint table and the
+/// catalog, so that every path, parameter, range and default is the one the
+/// service enforces. Each endpoint writes its own operations
+/// (`Endpoint.document`); here are the document around them and the pieces
+/// they share.
+enum OpenAPI {
+    /// What operations are written from.
+    struct Context: Sendable {
+        let catalog: LoaderCatalog
+        let configuration: ServiceConfiguration
+    }
+
+    /// One operation of the document: its path (a loader's own, or the
+    /// route's pattern), its method, and its JSON object.
+    struct Operation {
+        let path: String
+        let method: String
+        let json: [UInt8]
+    }
+
+    static func document(_ endpoints: [Endpoint], _ context: Context) -> [UInt8] {
+        var w = JSONWriter(capacity: 32 * 1024)
+        w.beginObject()
+        w.field("openapi", "3.1.0")
+        w.key("info")
+        w.beginObject()
+        w.field("title", "loaderd")
+        w.field("version", LoaderService.version)
+        w.field("description", "Exact frames of loading animations (typing, switch, web) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams.")
+        w.endObject()
+        // Paths in the table's order, each with its operations.
+        var paths: [String] = []
+        var operations: [String: [Operation]] = [:]
+        for endpoint in endpoints {
+            for operation in endpoint.document(context) {
+                if operations[operation.path] == nil { paths.append(operation.path) }
+                operations[operation.path, default: []].append(operation)
+            }
+        }
+        w.key("paths")
+        w.beginObject()
+        for path in paths {
+            w.key(path)
+            w.beginObject()
+            for operation in operations[path]! {
+                w.key(operation.method)
+                w.rawValue(operation.json)
+            }
+            w.endObject()
+        }
+        w.endObject()
+        components(&w, context.catalog, context.configuration)
+        w.endObject()
+        return w.bytes
+    }
+
+    // MARK: The service's own operations
+
+    static func healthz(_ c: Context) -> [Operation] {
+        [status("/healthz", "Liveness: the process answers.", extra503: false)]
+    }
+
+    static func readyz(_ c: Context) -> [Operation] {
+        [status("/readyz", "Readiness: accepting work (503 while shutting down).", extra503: true)]
+    }
+
+    static func status(_ path: String, _ summary: String, extra503: Bool) -> Operation {
+        var list: [(String, String, String?)] = [("200", summary, #"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#)]
+        list.append(("400", "A query parameter was given; this resource takes none.", ref("Error")))
+        list.append(("406", "The Accept header excludes application/json.", ref("Error")))
+        if extra503 { list.append(("503", "Shutting down.", ref("Error"))) }
+        return operation(path, "get", summary: summary, responses: list)
+    }
+
+    static func metrics(_ c: Context) -> [Operation] {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.field("summary", "Prometheus metrics: requests by route and status, latency histogram, open connections and streams, frames sent and skipped.")
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"Prometheus text format 0.0.4.","content":{"text/plain":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return [Operation(path: "/metrics", method: "get", json: w.bytes)]
+    }
+
+    static func openAPI(_ c: Context) -> [Operation] {
+        [operation("/openapi.json", "get", summary: "This document.", responses: [
+            ("200", "OpenAPI 3.1.", #"{"type":"object"}"#),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+
+    // MARK: Components
+
+    static func components(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
+        w.key("components")
+        w.beginObject()
+        w.key("schemas")
+        w.beginObject()
+        w.key("Error")
+        w.rawValue(Array(#"{"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["status","code","message"],"properties":{"status":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"}}}}}"#.utf8))
+        w.key("Element")
+        w.rawValue(Array(#"{"type":"object","required":["id","shape","x","y","diameter","scale","opacity","color"],"properties":{"id":{"type":"string"},"shape":{"type":"string","enum":["circle"]},"x":{"type":"number"},"y":{"type":"number"},"diameter":{"type":"number"},"scale":{"type":"number"},"opacity":{"type":"number","minimum":0,"maximum":1},"color":{"type":"string","pattern":"^#[0-9A-F]{6}$"}}}"#.utf8))
+        w.key("Frame")
+        w.rawValue(Array(##"{"type":"object","required":["loader","t","width","height","done","elements"],"properties":{"loader":{"type":"string"},"t":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"done":{"type":"boolean"},"elements":{"type":"array","items":{"$ref":"#/components/schemas/Element"}}}}"##.utf8))
+        w.key("Batch")
+        w.rawValue(Array(##"{"type":"object","required":["loader","fps","frames"],"properties":{"loader":{"type":"string"},"fps":{"type":"number"},"frames":{"type":"array","items":{"$ref":"#/components/schemas/Frame"}}}}"##.utf8))
+        w.key("Loader")
+        w.rawValue(Array(#"{"type":"object","required":["name","description","canvas","period","parameters","events","reducedMotion"],"properties":{"name":{"type":"string"},"description":{"type":"string"},"canvas":{"type":"object","required":["width","height"],"properties":{"width":{"type":"number"},"height":{"type":"number"}}},"period":{"type":["number","null"]},"parameters":{"type":"array","items":{"type":"object","required":["name","type","default","description"]}},"events":{"type":"array","items":{"type":"object","required":["name","type"]}},"reducedMotion":{"type":"string"}}}"#.utf8))
+        w.key("SessionCreated")
+        w.rawValue(Array(#"{"type":"object","required":["id","token","loader","createdAt"],"properties":{"id":{"type":"string"},"token":{"type":"string","description":"Secret: send as Authorization: Bearer <token> to post events or delete."},"loader":{"type":"string"},"createdAt":{"type":"string","format":"date-time"}}}"#.utf8))
+        w.key("SessionState")
+        w.rawValue(Array(#"{"type":"object","required":["id","loader","params","createdAt","t","done","viewers","events"],"properties":{"id":{"type":"string"},"loader":{"type":"string"},"params":{"type":"object"},"createdAt":{"type":"string","format":"date-time"},"t":{"type":"number","description":"The session clock now: seconds since createdAt."},"done":{"type":"boolean"},"viewers":{"type":"integer"},"events":{"type":"array","items":{"type":"object","required":["type","t"],"properties":{"type":{"type":"string","enum":["progress","finish","stop"]},"t":{"type":"number"}}}}}}"#.utf8))
+        w.key("Catalog")
+        w.rawValue(Array(##"{"type":"object","required":["loaders"],"properties":{"loaders":{"type":"array","items":{"$ref":"#/components/schemas/Loader"}}}}"##.utf8))
+        frameQuerySchemas(&w, catalog, configuration)
+        w.endObject()
+        w.key("securitySchemes")
+        w.rawValue(Array(#"{"bearer":{"type":"http","scheme":"bearer","description":"The token returned when the session was created."}}"#.utf8))
+        w.endObject()
+    }
+
+    // MARK: Pieces
+
+    /// `{operationId, summary, …`: the caller writes the rest of the
+    /// operation and closes it.
+    static func beginOperation(_ w: inout JSONWriter, id: String, summary: String) {
+        w.beginObject()
+        w.field("operationId", id)
+        w.field("summary", summary)
+    }
+
+    /// `{operationId, summary, security, parameters, requestBody, responses}`.
+    static func operation(_ path: String, _ method: String, id: String? = nil, summary: String, bearer: Bool = false,
+                          parameters: String? = nil, requestBody: [UInt8]? = nil, responses list: [(String, String, String?)]) -> Operation {
+        var w = JSONWriter(capacity: 2048)
+        w.beginObject()
+        if let id { w.field("operationId", id) }
+        w.field("summary", summary)
+        if bearer {
+            w.key("security")
+            w.rawValue(Array(#"[{"bearer":[]}]"#.utf8))
+        }
+        if let parameters {
+            w.key("parameters")
+            w.rawValue(Array(parameters.utf8))
+        }
+        if let requestBody {
+            w.key("requestBody")
+            w.rawValue(requestBody)
+        }
+        responses(&w, list)
+        w.endObject()
+        return Operation(path: path, method: method, json: w.bytes)
+    }
+
+    /// What each server-sent event of a stream holds (OpenAPI 3.1: the
+    /// event-stream media type's schema describes one event).
+    static let eventSchema = #"{"type":"object","description":"One event: frames (event: frame, id k, data: a Frame as JSON), then event: end (data: an object with the reason); a first retry: and comment lines are not events.","properties":{"id":{"type":"string"},"event":{"type":"string","enum":["frame","end"]},"data":{"type":"string"},"retry":{"type":"integer"}}}"#
+
+    static func ref(_ name: String) -> String { ##"{"$ref":"#/components/schemas/"## + name + #""}"# }
+
+    static func responses(_ w: inout JSONWriter, _ list: [(String, String, String?)]) {
+        w.key("responses")
+        w.beginObject()
+        for (code, text, schema) in list { response(&w, code, text, schema) }
+        transportLimits(&w)
+        w.endObject()
+    }
+
+    /// The server's own limits, which any request can meet: in every
+    /// operation's responses.
+    static func transportLimits(_ w: inout JSONWriter) {
+        let limits = HTTPLimits()
+        response(&w, "414", "The request line (method, path and query) is longer than \(limits.maxRequestLineBytes) bytes.", ref("Error"))
+        response(&w, "431", "The header section is larger than \(limits.maxHeaderBytes) bytes or has more than \(limits.maxHeaderCount) fields.", ref("Error"))
+    }
+
+    static func response(_ w: inout JSONWriter, _ code: String, _ text: String, _ schema: String?) {
+        w.key(code)
+        w.beginObject()
+        w.field("description", text)
+        if let schema {
+            w.key("content")
+            w.beginObject()
+            w.key("application/json")
+            w.beginObject()
+            w.key("schema")
+            w.rawValue(Array(schema.utf8))
+            w.endObject()
+            w.endObject()
+        }
+        w.endObject()
+    }
+
+    static func nameParameter(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+        w.beginObject()
+        w.field("name", "name")
+        w.field("in", "path")
+        w.field("required", true)
+        w.field("description", "Loader name: " + catalog.names.joined(separator: ", ") + ".")
+        w.key("schema")
+        w.rawValue(Array(enumSchema(catalog.names).utf8))
+        w.endObject()
+    }
+
+    static func query(_ w: inout JSONWriter, _ name: String, _ description: String, _ schema: String) {
+        w.beginObject()
+        w.field("name", name)
+        w.field("in", "query")
+        w.field("required", false)
+        w.field("description", description)
+        w.key("schema")
+        w.rawValue(Array(schema.utf8))
+        w.endObject()
+    }
+
+    static func header(_ w: inout JSONWriter, _ name: String, _ description: String, _ schema: String) {
+        w.beginObject()
+        w.field("name", name)
+        w.field("in", "header")
+        w.field("required", false)
+        w.field("description", description)
+        w.key("schema")
+        w.rawValue(Array(schema.utf8))
+        w.endObject()
+    }
+
+    static func numberSchema(min: Double? = nil, exclusiveMin: Double? = nil, max: Double) -> String {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("type", "number")
+        if let min { w.field("minimum", min) }
+        if let exclusiveMin { w.field("exclusiveMinimum", exclusiveMin) }
+        w.field("maximum", max)
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    static func enumSchema(_ values: [String]) -> String {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("type", "string")
+        w.key("enum")
+        w.beginArray()
+        for v in values { w.value(v) }
+        w.endArray()
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// "View width in points: a number from 1 to 10000."
+    static func parameterText(_ spec: ParameterSpec) -> String {
+        (spec.summary.hasSuffix(".") ? String(spec.summary.dropLast()) : spec.summary) + ": " + spec.acceptedForm + "."
+    }
+
+    /// `TypingFrameQuery`, `getSwitchFrames`: the loader's name as a type name.
+    static func typeName(_ loader: LoaderDefinition) -> String {
+        loader.name.prefix(1).uppercased() + loader.name.dropFirst()
+    }
+
+    /// A schema with a description added (`schema` is a JSON object).
+    static func described(_ schema: String, _ description: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("description", description)
+        w.endObject()
+        var bytes = w.bytes
+        bytes.removeLast()
+        return bytes + [UInt8(ascii: ",")] + schema.utf8.dropFirst()
+    }
+
+    /// An event's value: one time, or a comma-separated list of at most
+    /// `TimeValue.maximumListCount` times.
+    static func eventSchema(_ event: EventSpec) -> String {
+        switch event.kind {
+        case .time:
+            return numberSchema(min: 0, max: TimeValue.maximum)
+        case .timeList:
+            // Each time 0…1e9 seconds: at most 9 integer digits, or 1000000000.
+            let time = #"(1000000000(\\.0+)?|[0-9]{1,9}(\\.[0-9]+)?)"#
+            return #"{"type":"string","pattern":"^$|^\#(time)(,\#(time)){0,\#(TimeValue.maximumListCount - 1)}$"}"#
+        }
+    }
+
+    static func schema(_ spec: ParameterSpec) -> String {
+        switch spec.kind {
+        case let .number(min, max, exclusive):
+            return exclusive ? numberSchema(exclusiveMin: min, max: max) : numberSchema(min: min, max: max)
+        case let .integer(min, max):
+            return #"{"type":"integer","minimum":\#(min),"maximum":\#(max)}"#
+        case .color:
+            return #"{"type":"string","pattern":"^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$"}"#
+        case let .choice(words):
+            return enumSchema(words)
+        }
+    }
+}
+
+extension LoaderService {
+    public static let version = "0.1.0"
+}
