@@ -8,9 +8,8 @@ import Testing
 /// built from any one shape is answered, one that mixes shapes is refused.
 @Suite struct OpenAPITests {
     @Test func eachLoaderHasItsOwnFramesPathWithThreeQueryShapes() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let doc = try JSONValue.parse(get(server.port, "/openapi.json").body)
+        let app = TestApp()
+        let doc = try JSONValue.parse(get(app, "/openapi.json").body)
         let paths = try #require(doc["paths"])
         #expect(paths["/loaders/{name}/frames"] == nil)
         let schemas = try #require(doc["components"]?["schemas"])
@@ -26,7 +25,7 @@ import Testing
             }
             // Every property of one shape at once: accepted.
             for (shape, query) in queries {
-                let r = try get(server.port, "/loaders/\(loader.name)/frames?\(query)")
+                let r = try get(app, "/loaders/\(loader.name)/frames?\(query)")
                 #expect(r.status == 200, "\(loader.name) \(shape): \(query) → \(r.status) \(r.text.prefix(200))")
             }
             // Two shapes together: refused, whatever the order.
@@ -34,16 +33,15 @@ import Testing
                 let extra = queries[b]!.split(separator: "&").first { item in
                     !queries[a]!.split(separator: "&").contains { $0.split(separator: "=")[0] == item.split(separator: "=")[0] }
                 }!
-                let r = try get(server.port, "/loaders/\(loader.name)/frames?\(queries[a]!)&\(extra)")
+                let r = try get(app, "/loaders/\(loader.name)/frames?\(queries[a]!)&\(extra)")
                 #expect(r.status == 400, "\(loader.name) \(a) + \(extra) → \(r.status)")
             }
         }
     }
 
     @Test func sessionFramesHaveTwoQueryShapes() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let doc = try JSONValue.parse(get(server.port, "/openapi.json").body)
+        let app = TestApp()
+        let doc = try JSONValue.parse(get(app, "/openapi.json").body)
         let operation = try #require(doc["paths"]?["/sessions/{id}/frames"]?["get"])
         guard case let .array(parameters)? = operation["parameters"] else { Issue.record("no parameters"); return }
         let query = try #require(parameters.first { $0["name"] == .string("query") })

@@ -25,9 +25,8 @@ struct PictureTests {
     }
 
     @Test func aFrameAsSVGHoldsEveryElement() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let r = try get(server.port, "/loaders/switch/frames.svg?t=0")
+        let app = TestApp()
+        let r = try get(app, "/loaders/switch/frames.svg?t=0")
         #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
         #expect(r.headers["cache-control"] == "public, max-age=31536000, immutable")
         let svg = r.text
@@ -37,29 +36,28 @@ struct PictureTests {
         // dot0 sits on the left edge at t=0: the box reaches past x=0 by its radius.
         let box = viewBox(svg)
         #expect(box.count == 4 && box[0] <= -4 && box[0] + box[2] >= 84)
-        let web = try get(server.port, "/loaders/web/frames?t=0.4&progress=0.1", ["Accept": "image/svg+xml"])
+        let web = try get(app, "/loaders/web/frames?t=0.4&progress=0.1", ["Accept": "image/svg+xml"])
         #expect(web.headers["content-type"] == "image/svg+xml" && web.text.contains("fill=\"#FFFFFF\""))
         #expect(web.text.contains("id=\"drop0\""))
-        #expect(try get(server.port, "/loaders/web/frames.svg?fps=3").status == 400)
-        #expect(try get(server.port, "/loaders/web/frames.svg?t=1", ["Accept": "application/json"]).status == 406)
+        #expect(try get(app, "/loaders/web/frames.svg?fps=3").status == 400)
+        #expect(try get(app, "/loaders/web/frames.svg?t=1", ["Accept": "application/json"]).status == 406)
     }
 
     @Test func animationsLoopAndStayCloseToTheEngine() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let app = TestApp()
         for name in ["typing", "switch", "web"] {
-            let r = try get(server.port, "/loaders/\(name)/animation.svg")
+            let r = try get(app, "/loaders/\(name)/animation.svg")
             #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
             #expect(r.text.contains("repeatCount=\"indefinite\""))
             #expect(!r.text.contains("e-"), "no exponents in SMIL values")
         }
-        #expect(try get(server.port, "/loaders/typing/animation.svg?count=5&color=ff0000").text.contains("id=\"dot4\""))
-        #expect(try get(server.port, "/loaders/typing/animation.svg?t=1").status == 400)
+        #expect(try get(app, "/loaders/typing/animation.svg?count=5&color=ff0000").text.contains("id=\"dot4\""))
+        #expect(try get(app, "/loaders/typing/animation.svg?t=1").status == 400)
         // A period longer than a minute loops a minute of it.
-        #expect(try get(server.port, "/loaders/typing/animation.svg?opacityDuration=3599&bounceDuration=3583").status == 200)
-        #expect(try get(server.port, "/loaders/switch/animation.svg?duration=3600").text.contains("dur=\"60s\""))
-        #expect(try get(server.port, "/loaders/web/animation.svg?pulseDuration=193.19").text.contains("dur=\"60s\""))
-        #expect(try get(server.port, "/loaders/web/animation.svg?progress=1").status == 400)
+        #expect(try get(app, "/loaders/typing/animation.svg?opacityDuration=3599&bounceDuration=3583").status == 200)
+        #expect(try get(app, "/loaders/switch/animation.svg?duration=3600").text.contains("dur=\"60s\""))
+        #expect(try get(app, "/loaders/web/animation.svg?pulseDuration=193.19").text.contains("dur=\"60s\""))
+        #expect(try get(app, "/loaders/web/animation.svg?progress=1").status == 400)
         for definition in LoaderCatalog.standard.loaders {
             let a = try SVGAnimation.loop(for: definition, parameters: [], verify: true)
             #expect(a.maxPositionError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
@@ -75,9 +73,8 @@ struct PictureTests {
     }
 
     @Test func theDemoPageIsSelfContained() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let r = try get(server.port, "/")
+        let app = TestApp()
+        let r = try get(app, "/")
         #expect(r.status == 200 && r.headers["content-type"] == "text/html; charset=utf-8")
         #expect(r.text.contains("new EventSource"))
         #expect(r.text.contains("prefers-reduced-motion"))

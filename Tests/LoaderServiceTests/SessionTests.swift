@@ -17,25 +17,16 @@ struct SessionTests {
     struct Element: Decodable { let id: String; let opacity: Double }
     struct Frame: Decodable { let t: Double; let done: Bool; let elements: [Element] }
 
-    func request(_ port: Int, _ method: String, _ target: String, token: String? = nil, body: String? = nil,
+    func request(_ app: TestApp, _ method: String, _ target: String, token: String? = nil, body: String? = nil,
                  headers: [String: String] = [:]) throws -> TestResponse {
         var h = headers
         if let token { h["Authorization"] = "Bearer \(token)" }
-        let client = try TestClient(port: port)
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: x\r\n"
-        for (k, v) in h { text += "\(k): \(v)\r\n" }
-        if let body {
-            text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        } else {
-            text += "\r\n"
-        }
-        client.send(text)
-        guard let r = client.readResponse() else { throw TestFailure("no response to \(method) \(target)") }
-        return r
+        if body != nil { h["Content-Type"] = "application/json" }
+        return try app.request(method, target, h, body: Array((body ?? "").utf8))
     }
 
-    func create(_ port: Int, _ body: String = #"{"loader":"web"}"#) throws -> Created {
-        let r = try request(port, "POST", "/sessions", body: body)
+    func create(_ app: TestApp, _ body: String = #"{"loader":"web"}"#) throws -> Created {
+        let r = try request(app, "POST", "/sessions", body: body)
         #expect(r.status == 201)
         let created = try JSONDecoder().decode(Created.self, from: Data(r.body))
         #expect(r.headers["location"] == "/sessions/\(created.id)")
@@ -43,31 +34,29 @@ struct SessionTests {
     }
 
     @Test func createReadAndTheTokenGuardsWrites() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let s = try create(server.port, ##"{"loader":"web","params":{"color":"#ff0000","pulseDuration":0.5}}"##)
+        let app = TestApp()
+        let s = try create(app, ##"{"loader":"web","params":{"color":"#ff0000","pulseDuration":0.5}}"##)
         #expect(s.id.count >= 22 && s.token.count >= 43 && s.id != s.token)
         let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         #expect(s.id.allSatisfy { urlSafe.contains($0) } && s.token.allSatisfy { urlSafe.contains($0) })
-        let state = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(s.id)").body))
+        let state = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(s.id)").body))
         #expect(state.loader == "web" && !state.done && state.events.isEmpty && state.t >= 0)
 
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", body: #"{"type":"progress"}"#).status == 401)
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
-        #expect(try request(server.port, "POST", "/sessions/nope/events", token: s.token, body: #"{"type":"progress"}"#).status == 404)
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"jump"}"#).status == 400)
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"#).status == 400)
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop","extra":1}"#).status == 400)
-        let accepted = try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try request(app, "POST", "/sessions/nope/events", token: s.token, body: #"{"type":"progress"}"#).status == 404)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"jump"}"#).status == 400)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"#).status == 400)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop","extra":1}"#).status == 400)
+        let accepted = try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#)
         #expect(accepted.status == 202)
-        #expect(try request(server.port, "DELETE", "/sessions/\(s.id)", token: "wrong").status == 401)
-        #expect(try request(server.port, "DELETE", "/sessions/\(s.id)", token: s.token).status == 204)
-        #expect(try request(server.port, "GET", "/sessions/\(s.id)").status == 404)
+        #expect(try request(app, "DELETE", "/sessions/\(s.id)", token: "wrong").status == 401)
+        #expect(try request(app, "DELETE", "/sessions/\(s.id)", token: s.token).status == 204)
+        #expect(try request(app, "GET", "/sessions/\(s.id)").status == 404)
     }
 
     @Test func badCreations() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let app = TestApp()
         for (body, code) in [
             (#"{"loader":"spinner"}"#, "invalid_parameter"),
             (#"{}"#, "invalid_parameter"),
@@ -78,116 +67,110 @@ struct SessionTests {
             (#"[1,2]"#, "invalid_body"),
             (#"not json"#, "invalid_body"),
         ] {
-            let r = try request(server.port, "POST", "/sessions", body: body)
+            let r = try request(app, "POST", "/sessions", body: body)
             #expect(r.status == 400, "\(body)")
             #expect(try decodeError(r).code == code, "\(body)")
         }
     }
 
     @Test func eventsChangeFramesAsTheSpecSays() throws {
-        let (server, _) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let app = TestApp()
         // typing and switch take stop only; stop ends them.
-        let typing = try create(server.port, #"{"loader":"typing"}"#)
-        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"progress"}"#).status == 400)
-        #expect(try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(typing.id)/frames").body)).elements.count == 3)
-        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 202)
-        let stopped = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(typing.id)/frames").body))
+        let typing = try create(app, #"{"loader":"typing"}"#)
+        #expect(try request(app, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"progress"}"#).status == 400)
+        #expect(try JSONDecoder().decode(Frame.self, from: Data(request(app, "GET", "/sessions/\(typing.id)/frames").body)).elements.count == 3)
+        #expect(try request(app, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 202)
+        let stopped = try JSONDecoder().decode(Frame.self, from: Data(request(app, "GET", "/sessions/\(typing.id)/frames").body))
         #expect(stopped.done && stopped.elements.isEmpty)
-        #expect(try request(server.port, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 409)
+        #expect(try request(app, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 409)
 
         // web: a drop appears at each progress time; finish fades the indicator.
-        let web = try create(server.port, #"{"loader":"web","params":{"pulseDuration":0.05,"dropDuration":0.2}}"#)
-        let progress = try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#)
+        let web = try create(app, #"{"loader":"web","params":{"pulseDuration":0.05,"dropDuration":0.2}}"#)
+        let progress = try request(app, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#)
         struct Posted: Decodable { let type: String; let t: Double }
         let p = try JSONDecoder().decode(Posted.self, from: Data(progress.body))
         // Once the session clock has passed it, the frame just after the event shows the drop.
-        #expect(eventually { (try? request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").status) == 200 })
-        let atDrop = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").body))
+        #expect(eventually { (try? request(app, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").status) == 200 })
+        let atDrop = try JSONDecoder().decode(Frame.self, from: Data(request(app, "GET", "/sessions/\(web.id)/frames?t=\(p.t + 0.01)").body))
         #expect(atDrop.elements.map(\.id).contains("drop0"))
-        let before = try JSONDecoder().decode(Frame.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)/frames?t=\(max(0, p.t - 0.001))").body))
+        let before = try JSONDecoder().decode(Frame.self, from: Data(request(app, "GET", "/sessions/\(web.id)/frames?t=\(max(0, p.t - 0.001))").body))
         #expect(!before.elements.map(\.id).contains("drop0"))
-        #expect(try request(server.port, "GET", "/sessions/\(web.id)/frames?t=1e9").status == 409)
-        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"finish"}"#).status == 202)
-        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#).status == 409)
+        #expect(try request(app, "GET", "/sessions/\(web.id)/frames?t=1e9").status == 409)
+        #expect(try request(app, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"finish"}"#).status == 202)
+        #expect(try request(app, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"progress"}"#).status == 409)
         // The indicator completes its leg, fades over one more and the last drop lands.
         #expect(eventually(3) {
-            (try? JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)").body)).done) == true
+            (try? JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(web.id)").body)).done) == true
         })
-        let state = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(web.id)").body))
+        let state = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(web.id)").body))
         #expect(state.events.map(\.type) == ["progress", "finish"])
-        #expect(try request(server.port, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"stop"}"#).status == 409)
+        #expect(try request(app, "POST", "/sessions/\(web.id)/events", token: web.token, body: #"{"type":"stop"}"#).status == 409)
     }
 
     @Test func viewersShareFrameIdsAndStreamsEndWhenDone() throws {
-        let (server, service) = try startService()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let s = try create(server.port, #"{"loader":"typing"}"#)
-        let viewers = try (0..<6).map { _ in try TestClient(port: server.port) }
-        for v in viewers { v.send("GET /sessions/\(s.id)/frames?fps=20 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n") }
-        for v in viewers { #expect(v.read(until: "event: frame") != nil) }
-        #expect(eventually { (try? service.sessions.snapshot(s.id).viewers) == 6 })
-        // Let a few frames pass, then stop: every stream ends.
-        usleep(200_000)
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 202)
+        let app = TestApp()
+        let s = try create(app, #"{"loader":"typing"}"#)
+        let viewers = try (0..<6).map { _ in try app.open("/sessions/\(s.id)/frames?fps=20", ["Accept": "text/event-stream"]) }
+        #expect(viewers.allSatisfy { $0.text.contains("event: frame") })
+        #expect(try app.service.sessions.snapshot(s.id).viewers == 6)
+        // Let a few frames pass on the streams' clock, then stop: every stream ends.
+        app.advance(seconds: 0.2)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 202)
+        app.advance(seconds: 0.1)
         var idSets: [Set<String>] = []
         for v in viewers {
-            let events = parseEventStream(String(decoding: v.readToClose(), as: UTF8.self)).events
-            #expect(events.last?.type == "end")
+            let events = parseEventStream(v.text).events
+            #expect(!v.isOpen && events.last?.type == "end")
             idSets.append(Set(events.filter { $0.type == "frame" }.map(\.lastEventID)))
         }
         // Started together, they were sent the same frames under the same ids.
         let common = idSets.dropFirst().reduce(idSets[0]) { $0.intersection($1) }
         #expect(common.count >= 3)
-        #expect(eventually { (try? service.sessions.snapshot(s.id).viewers) == 0 })
+        #expect(try app.service.sessions.snapshot(s.id).viewers == 0)
     }
 
     @Test func expiry() throws {
-        let (server, _) = try startService { $0.sessionTtlSeconds = 1 }
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let s = try create(server.port)
-        #expect(try request(server.port, "GET", "/sessions/\(s.id)").status == 200)
-        #expect(eventually(4) { (try? request(server.port, "GET", "/sessions/\(s.id)").status) == 410 })
-        #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 410)
+        let app = TestApp { $0.sessionTtlSeconds = 1 }
+        let s = try create(app)
+        #expect(try request(app, "GET", "/sessions/\(s.id)").status == 200)
+        #expect(eventually(4) { (try? request(app, "GET", "/sessions/\(s.id)").status) == 410 })
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 410)
     }
 
     @Test func limits() throws {
-        let (server, _) = try startService {
+        let app = TestApp {
             $0.maxSessions = 2
             $0.maxEventsPerSession = 3
             $0.maxViewersPerSession = 1
         }
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let a = try create(server.port)
-        _ = try create(server.port)
-        #expect(try request(server.port, "POST", "/sessions", body: #"{"loader":"web"}"#).status == 503)
-        for _ in 0..<3 { #expect(try request(server.port, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 202) }
-        #expect(try request(server.port, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 429)
-        let viewer = try TestClient(port: server.port)
-        viewer.send("GET /sessions/\(a.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(viewer.read(until: "event: frame") != nil)
-        #expect(try request(server.port, "GET", "/sessions/\(a.id)/frames?stream=sse").status == 503)
+        let a = try create(app)
+        _ = try create(app)
+        #expect(try request(app, "POST", "/sessions", body: #"{"loader":"web"}"#).status == 503)
+        for _ in 0..<3 { #expect(try request(app, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 202) }
+        #expect(try request(app, "POST", "/sessions/\(a.id)/events", token: a.token, body: #"{"type":"progress"}"#).status == 429)
+        let viewer = try app.open("/sessions/\(a.id)/frames?stream=sse")
+        #expect(viewer.text.contains("event: frame"))
+        #expect(try request(app, "GET", "/sessions/\(a.id)/frames?stream=sse").status == 503)
     }
 
     /// Session ids name their replica, so that a load balancer can route them.
     @Test func idsStartWithTheReplicaNameAndOtherReplicasSessionsAre421() throws {
         let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, replicaName: "loaderd-1", logger: Logger(level: .off))
-        let (server, _) = try startService(sessions: store)
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let created = try JSONDecoder().decode(Created.self, from: Data(request(server.port, "POST", "/sessions", body: #"{"loader":"web"}"#).body))
+        let app = TestApp(sessions: store)
+        let created = try JSONDecoder().decode(Created.self, from: Data(request(app, "POST", "/sessions", body: #"{"loader":"web"}"#).body))
         #expect(created.id.hasPrefix("loaderd-1.") && created.id.count == "loaderd-1.".count + 22)
-        #expect(try request(server.port, "GET", "/sessions/\(created.id)").status == 200)
-        #expect(try request(server.port, "POST", "/sessions/\(created.id)/events", token: created.token, body: #"{"type":"progress"}"#).status == 202)
+        #expect(try request(app, "GET", "/sessions/\(created.id)").status == 200)
+        #expect(try request(app, "POST", "/sessions/\(created.id)/events", token: created.token, body: #"{"type":"progress"}"#).status == 202)
         // Another replica's session: 421, naming the owner; an unknown one of ours: 404.
         let elsewhere = "loaderd-2." + created.id.dropFirst("loaderd-1.".count)
         for (method, path) in [("GET", "/sessions/\(elsewhere)"), ("GET", "/sessions/\(elsewhere)/frames"), ("DELETE", "/sessions/\(elsewhere)")] {
-            let r = try request(server.port, method, path, token: created.token)
+            let r = try request(app, method, path, token: created.token)
             #expect(r.status == 421, "\(method) \(path)")
             #expect(try decodeError(r).code == "misdirected_request")
         }
-        #expect(try decodeError(request(server.port, "GET", "/sessions/\(elsewhere)")).message.contains("replica loaderd-2"))
-        #expect(try request(server.port, "GET", "/sessions/loaderd-1.nothere").status == 404)
-        #expect(try request(server.port, "GET", "/sessions/plain").status == 404)
+        #expect(try decodeError(request(app, "GET", "/sessions/\(elsewhere)")).message.contains("replica loaderd-2"))
+        #expect(try request(app, "GET", "/sessions/loaderd-1.nothere").status == 404)
+        #expect(try request(app, "GET", "/sessions/plain").status == 404)
     }
 
     @Test func aRestartWithTheSameDataDirectoryKeepsEverything() throws {
@@ -196,33 +179,31 @@ struct SessionTests {
         var ids: [Created] = []
         do {
             let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
-            let (server, _) = try startService(sessions: store)
+            let app = TestApp(sessions: store)
             // Journaled answers come later; they carry CORS headers all the same.
-            let cross = try request(server.port, "POST", "/sessions", body: #"{"loader":"typing"}"#, headers: ["Origin": "https://example.com"])
+            let cross = try request(app, "POST", "/sessions", body: #"{"loader":"typing"}"#, headers: ["Origin": "https://example.com"])
             #expect(cross.status == 201 && cross.headers["access-control-allow-origin"] == "*")
             for _ in 0..<3 {
-                let s = try create(server.port)
-                #expect(try request(server.port, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+                let s = try create(app)
+                #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
                 ids.append(s)
             }
-            #expect(try request(server.port, "POST", "/sessions/\(ids[0].id)/events", token: ids[0].token, body: #"{"type":"finish"}"#).status == 202)
-            #expect(try request(server.port, "DELETE", "/sessions/\(ids[2].id)", token: ids[2].token).status == 204)
+            #expect(try request(app, "POST", "/sessions/\(ids[0].id)/events", token: ids[0].token, body: #"{"type":"finish"}"#).status == 202)
+            #expect(try request(app, "DELETE", "/sessions/\(ids[2].id)", token: ids[2].token).status == 204)
             // The journal shows in /metrics: its size and its group commits.
-            let metrics = try request(server.port, "GET", "/metrics").text
+            let metrics = try request(app, "GET", "/metrics").text
             let syncs = metrics.split(separator: "\n").first { $0.hasPrefix("loaderd_journal_syncs_total ") }
             #expect(syncs.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true)
             #expect(metrics.contains("loaderd_journal_bytes ") && metrics.contains("loaderd_journal_compactions_total 0"))
-            server.shutdown(gracePeriod: 1_000_000_000)
         }
         let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
-        let (server, _) = try startService(sessions: store)
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let first = try JSONDecoder().decode(State.self, from: Data(request(server.port, "GET", "/sessions/\(ids[0].id)").body))
+        let app = TestApp(sessions: store)
+        let first = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(ids[0].id)").body))
         #expect(first.events.map(\.type) == ["progress", "finish"])
-        #expect(try request(server.port, "GET", "/sessions/\(ids[1].id)").status == 200)
-        #expect(try request(server.port, "GET", "/sessions/\(ids[2].id)").status == 404)
+        #expect(try request(app, "GET", "/sessions/\(ids[1].id)").status == 200)
+        #expect(try request(app, "GET", "/sessions/\(ids[2].id)").status == 404)
         // The token still works after the restart.
-        #expect(try request(server.port, "POST", "/sessions/\(ids[1].id)/events", token: ids[1].token, body: #"{"type":"finish"}"#).status == 202)
+        #expect(try request(app, "POST", "/sessions/\(ids[1].id)/events", token: ids[1].token, body: #"{"type":"finish"}"#).status == 202)
     }
 
     @Test func aTornOrCorruptJournalTailIsCutAndTheRestRecovered() throws {
@@ -231,9 +212,8 @@ struct SessionTests {
         var sessionIDs: [String] = []
         do {
             let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
-            let (server, _) = try startService(sessions: store)
-            for _ in 0..<4 { sessionIDs.append(try create(server.port).id) }
-            server.shutdown(gracePeriod: 1_000_000_000)
+            let app = TestApp(sessions: store)
+            for _ in 0..<4 { sessionIDs.append(try create(app).id) }
         }
         let path = directory + "/sessions.journal"
         let intact = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -111,3 +111,50 @@ func vectorsFixture() throws -> Data {
     let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     return try Data(contentsOf: here.deletingLastPathComponent().appendingPathComponent("LoaderEngineTests/Fixtures/vectors.json"))
 }
+
+/// The service with no socket (`EmbeddedServer`): each request goes
+/// straight through its pipeline on an embedded loop, and streams run on a
+/// clock the test moves. For every test that is not about sockets.
+final class TestApp {
+    let service: LoaderService
+    let server: EmbeddedServer
+
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, sessions: SessionStore? = nil) {
+        var configuration = ServiceConfiguration.embeddedDefault()
+        configuration.logLevel = .off
+        configure(&configuration)
+        service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions)
+        server = EmbeddedServer(responder: service)
+    }
+
+    /// One request and its whole answer. A stream is read to its end, the
+    /// clock moved frame by frame, for at most `streamSeconds` of its time.
+    func request(_ method: String, _ target: String, _ headers: [String: String] = [:], body: [UInt8] = [],
+                 streamSeconds: Double = 120) throws -> TestResponse {
+        let r = try server.request(HTTPMethod(method), target, headers: headers.map { ($0.key, $0.value) }, body: body)
+        var names: [String: String] = [:]
+        for (name, value) in r.headers { names[name.lowercased()] = value }
+        guard let stream = r.stream else { return TestResponse(status: r.status, headers: names, body: r.body) }
+        var waited = 0.0
+        while stream.isOpen && waited < streamSeconds {
+            server.advance(seconds: 0.01)
+            waited += 0.01
+        }
+        stream.close()
+        return TestResponse(status: r.status, headers: names, body: stream.bytes)
+    }
+
+    /// Opens a stream and leaves it open: the test moves the clock.
+    func open(_ target: String, _ headers: [String: String] = [:]) throws -> EmbeddedStream {
+        let r = try server.request(.GET, target, headers: headers.map { ($0.key, $0.value) })
+        guard let stream = r.stream else { throw TestFailure("\(target) is not a stream: \(r.status) \(r.text)") }
+        return stream
+    }
+
+    func advance(seconds: Double) { server.advance(seconds: seconds) }
+}
+
+/// One request to the service with no socket (`get(port, …)`'s twin).
+func get(_ app: TestApp, _ target: String, _ headers: [String: String] = [:], method: String = "GET") throws -> TestResponse {
+    try app.request(method, target, headers)
+}

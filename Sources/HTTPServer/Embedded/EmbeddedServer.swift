@@ -38,8 +38,11 @@ public final class EmbeddedServer {
         }
         switch response.body {
         case .bytes(let bytes):
-            let hasBody = method != .HEAD && !(response.status.code < 200 || response.status.code == 204 || response.status.code == 304)
-            return EmbeddedResponse(status: response.status.code, headers: response.headers, body: hasBody ? bytes : [], stream: nil)
+            // As a connection sends it: Content-Length (also for HEAD), no body for HEAD, 204 and 304.
+            var headers = response.headers
+            let hasLength = !(response.status.code < 200 || response.status.code == 204 || response.status.code == 304)
+            if hasLength { headers.replace("Content-Length", String(bytes.count)) }
+            return EmbeddedResponse(status: response.status.code, headers: headers, body: hasLength && method != .HEAD ? bytes : [], stream: nil)
         case .stream(let start):
             guard method != .HEAD else {
                 return EmbeddedResponse(status: response.status.code, headers: response.headers, body: [], stream: nil)
