@@ -4,8 +4,12 @@ import LoaderEngine
 extension LoaderService {
     /// Query names the frames endpoint takes besides the loader's own.
     static let frameQueryNames: Set<String> = ["t", "from", "to", "fps", "stream", "duration"]
+    /// Those a stream uses: a loader parameter of one of these names is
+    /// `loader.<name>` in a stream.
+    static let streamQueryNames: Set<String> = ["t", "fps", "stream", "duration"]
+    /// A batch answers at most this many frames, and at most
+    /// `maxBatchBytes`; past either, a `next` link continues it.
     static let maxBatchFrames = 10_000
-    /// A batch larger than this is refused rather than built.
     static let maxBatchBytes = 64 << 20
 
     /// The frames query, split: the endpoint's own values and the loader's.
@@ -13,8 +17,10 @@ extension LoaderService {
     /// One name is shared: a stream's `duration` is its length, while the
     /// switch loader has a `duration` parameter (its period). In a stream
     /// `duration` is the stream's; in a single frame or a batch it is the
-    /// loader's. `loader.<name>` always names a loader parameter or event
-    /// (`loader.duration=2` sets the switch's period in a stream).
+    /// loader's. In a stream `loader.<name>` names a loader parameter whose
+    /// name the stream uses (`loader.duration=2` sets the switch's period);
+    /// elsewhere the plain name does, and the prefix is refused, as the
+    /// OpenAPI document says.
     struct FramesQuery {
         var values: [String: String] = [:]
         var loaderItems: [(name: String, value: String)] = []
@@ -24,7 +30,12 @@ extension LoaderService {
             let loaderTakesDuration = definition.parameters.contains { $0.name == "duration" }
             for item in request.query {
                 if item.name.hasPrefix("loader.") {
-                    loaderItems.append((String(item.name.dropFirst("loader.".count)), item.value))
+                    let name = String(item.name.dropFirst("loader.".count))
+                    guard streaming, LoaderService.streamQueryNames.contains(name), definition.parameters.contains(where: { $0.name == name }) else {
+                        throw ServiceError(.badRequest, "unknown_parameter",
+                                           "unknown parameter \(item.name); loader.<name> names a loader parameter that a stream's own \(name) would hide, elsewhere write \(name)")
+                    }
+                    loaderItems.append((name, item.value))
                 } else if LoaderService.frameQueryNames.contains(item.name)
                             && !(item.name == "duration" && !streaming && loaderTakesDuration) {
                     guard values[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
@@ -77,28 +88,60 @@ extension LoaderService {
                         cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 
-    /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack).
+    /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);
+    /// none when `to` is before `from`. A batch past `maxBatchFrames` or
+    /// `maxBatchBytes` answers the frames that fit and a `next` link (a
+    /// field and `Link: <…>; rel="next"`) to the same batch from the
+    /// following frame on.
     func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest) throws -> HTTPResponse {
         if query.values["t"] != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
         if query.values["duration"] != nil { throw ServiceError.invalid("duration applies to streams only") }
         guard let to = try query.time("to") else { throw ServiceError.invalid("to is required for a batch (frames from `from` to `to`)") }
         let from = try query.time("from") ?? 0
-        guard to >= from else { throw ServiceError.invalid("to must be >= from") }
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
+        // Both times are within 0…1e9 and fps within 1…120: no overflow.
         let span = (to - from) * fps
-        guard span < Double(Self.maxBatchFrames) else {
-            throw ServiceError.invalid("a batch has at most \(Self.maxBatchFrames) frames; from, to and fps ask for more")
-        }
-        let count = Int((span + 1e-9).rounded(.down)) + 1
-        guard count <= Self.maxBatchFrames else {
-            throw ServiceError.invalid("a batch has at most \(Self.maxBatchFrames) frames; from, to and fps ask for \(count)")
-        }
+        let count = span < 0 ? 0 : Int((span + 1e-9).rounded(.down)) + 1
+        let asked = min(count, Self.maxBatchFrames)
         var renderer = FrameRenderer(loader)
-        let times = (0..<count).lazy.map { from + Double($0) / fps }
-        guard let body = renderer.encodedBatch(times: times, fps: fps, count: count, maxBytes: Self.maxBatchBytes) else {
-            throw ServiceError.invalid("a batch is at most \(Self.maxBatchBytes >> 20) MiB of JSON; ask for fewer frames (from, to, fps)")
+        let times = (0..<asked).lazy.map { from + Double($0) / fps }
+        // Room is kept for the `next` field (a target is at most 8 KiB).
+        var (body, sent) = renderer.encodedBatch(times: times, fps: fps, count: asked, maxBytes: Self.maxBatchBytes - 32 * 1024)
+        guard sent < count else { return try json(body, request, cacheControl: "public, max-age=31536000, immutable") }
+        let next = Self.target(request, replacing: "from", with: JSONWriter.number(from + Double(sent) / fps))
+        body.removeLast()  // the closing brace: `next` goes before it
+        var w = JSONWriter(capacity: next.utf8.count + 16)
+        w.value(next)
+        body.append(contentsOf: #","next":"#.utf8)
+        body.append(contentsOf: w.bytes)
+        body.append(UInt8(ascii: "}"))
+        var response = try json(body, request, cacheControl: "public, max-age=31536000, immutable")
+        response.headers.add("Link", "<\(next)>; rel=\"next\"")
+        return response
+    }
+
+    /// The request's path and query with one query item's value replaced
+    /// (or added), percent-encoded.
+    static func target(_ request: HTTPRequest, replacing name: String, with value: String) -> String {
+        var items = request.query
+        if let i = items.firstIndex(where: { $0.name == name }) { items[i].value = value } else { items.insert((name, value), at: 0) }
+        return request.path + "?" + items.map { percentEncoded($0.name) + "=" + percentEncoded($0.value) }.joined(separator: "&")
+    }
+
+    /// RFC 3986 unreserved characters as they are, every other byte as %XX.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
         }
-        return try json(body, request, cacheControl: "public, max-age=31536000, immutable")
+        return out
     }
 }
 

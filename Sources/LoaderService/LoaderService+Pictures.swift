@@ -24,7 +24,7 @@ extension LoaderService {
             if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) { continue }
             throw ServiceError.invalid("\(item.name) does not apply to an animation; it takes the loader's parameters only")
         }
-        let items = request.query.map { (name: $0.name.hasPrefix("loader.") ? String($0.name.dropFirst(7)) : $0.name, value: $0.value) }
+        let items = request.query
         let key = definition.name + "?" + items.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
             return try picture(cached, request, cacheControl: "public, max-age=86400")

@@ -207,11 +207,13 @@ struct FrameRendererTests {
         let loader = try LoaderCatalog.standard["web"]!.configure(queryItems("progress=0.1,0.2&finish=1"))
         let times = (0..<40).map { Double($0) / 30 }
         var renderer = FrameRenderer(loader)
-        let encoded = renderer.encodedBatch(times: times, fps: 30)
-        let batch = try #require(encoded)
+        let (batch, count) = renderer.encodedBatch(times: times, fps: 30)
+        #expect(count == 40)
         #expect(batch == FrameEncoder.encodeBatch(loader: "web", fps: 30, frames: times.map { loader.frame(at: $0) }))
-        let tooLarge = renderer.encodedBatch(times: times, fps: 30, maxBytes: batch.count / 2)
-        #expect(tooLarge == nil)
+        // Past the byte limit: the frames that fit, whole, and how many.
+        let (part, fitted) = renderer.encodedBatch(times: times, fps: 30, maxBytes: batch.count / 2)
+        #expect(fitted > 0 && fitted < 40 && part.count <= batch.count / 2)
+        #expect(part == FrameEncoder.encodeBatch(loader: "web", fps: 30, frames: times.prefix(fitted).map { loader.frame(at: $0) }))
     }
 
     @Test func encodesTheSameAsJSONEncoder() throws {

@@ -37,19 +37,26 @@ public struct FrameRenderer: Sendable {
     }
 
     /// A batch, `{"loader":…,"fps":…,"frames":[…]}`, of the frames at
-    /// `times`; nil as soon as it would pass `maxBytes`.
-    public mutating func encodedBatch(times: some Sequence<Double>, fps: Double, count: Int = 0, maxBytes: Int = .max) -> [UInt8]? {
+    /// `times`, as many as fit in `maxBytes` (always the first): the bytes,
+    /// and how many frames they hold. A caller that gets fewer than it
+    /// asked for continues from the next time.
+    public mutating func encodedBatch(times: some Sequence<Double>, fps: Double, count: Int = 0,
+                                      maxBytes: Int = .max) -> (json: [UInt8], frames: Int) {
         var bytes = [UInt8]()
-        bytes.reserveCapacity(64 + count * 480)
+        bytes.reserveCapacity(64 + min(count, 1 << 16) * 480)
         FrameEncoder.appendBatchOpening(loader: loader.name, fps: fps, to: &bytes)
-        var first = true
+        var frames = 0
         for t in times {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
+            let before = bytes.count
+            if frames > 0 { bytes.append(UInt8(ascii: ",")) }
             _ = appendFrame(at: t, to: &bytes)
-            if bytes.count > maxBytes { return nil }
+            if bytes.count + 2 > maxBytes && frames > 0 {
+                bytes.removeSubrange(before...)
+                break
+            }
+            frames += 1
         }
         bytes.append(contentsOf: "]}".utf8)
-        return bytes
+        return (bytes, frames)
     }
 }

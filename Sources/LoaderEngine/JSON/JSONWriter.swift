@@ -29,6 +29,13 @@ public struct JSONWriter: Sendable {
     // MARK: Values
 
     public mutating func value(_ text: String) { separate(); writeString(text); needsComma = true }
+    /// A number as the writer writes it (shortest round-trip digits).
+    public static func number(_ value: Double) -> String {
+        var w = JSONWriter(capacity: 32)
+        w.value(value)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     public mutating func value(_ number: Double) {
         separate()
         withCursor(ShortestDouble.maxLength) { ShortestDouble.write(number, to: &$0) }

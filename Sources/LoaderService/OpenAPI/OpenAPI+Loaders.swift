@@ -38,7 +38,7 @@ extension OpenAPI {
             var w = JSONWriter(capacity: 4096)
             beginOperation(&w, id: "get\(type)Frames",
                      summary: "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
-            w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch has at most \(LoaderService.maxBatchFrames) frames ((to - from) × fps < \(LoaderService.maxBatchFrames)) and `to` >= `from`; otherwise 400. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. `loader.<name>` also names a loader parameter in any shape.")
+            w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch answers at most \(LoaderService.maxBatchFrames) frames and \(LoaderService.maxBatchBytes >> 20) MiB; past either it answers the frames that fit and `next`, the same query from the following frame on (also as `Link: <…>; rel=\"next\"`). A `to` before `from` gives no frames. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. In a stream, a loader parameter whose name the stream uses (the switch's duration) is `loader.<name>`; elsewhere the prefix is refused.")
             w.key("parameters")
             w.beginArray()
             w.beginObject()
@@ -62,6 +62,8 @@ extension OpenAPI {
             w.beginObject()
             w.key("ETag")
             w.rawValue(Array(#"{"schema":{"type":"string"},"description":"Strong entity tag of the body (JSON answers)."}"#.utf8))
+            w.key("Link")
+            w.rawValue(Array(#"{"schema":{"type":"string"},"description":"A batch that continues: <next>; rel=\"next\"."}"#.utf8))
             w.endObject()
             w.key("content")
             w.beginObject()
@@ -99,7 +101,7 @@ extension OpenAPI {
             ])
             querySchema(&w, "\(type)BatchQuery", "A batch of \(loader.name) frames at from + k/fps while <= to (1e-9 slack).", loader, inStream: false, required: ["to"], own: [
                 ("from", "First frame time (default 0).", time),
-                ("to", "Last frame time (inclusive), >= from; (to - from) × fps < \(LoaderService.maxBatchFrames).", time),
+                ("to", "Last frame time (inclusive); before from, the batch has no frames.", time),
                 ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
             ])
             querySchema(&w, "\(type)StreamQuery", "A live stream of \(loader.name) frames.", loader, inStream: true, required: ["stream"], own: [

@@ -112,7 +112,7 @@ enum OpenAPI {
         w.key("Frame")
         w.rawValue(Array(##"{"type":"object","required":["loader","t","width","height","done","elements"],"properties":{"loader":{"type":"string"},"t":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"done":{"type":"boolean"},"elements":{"type":"array","items":{"$ref":"#/components/schemas/Element"}}}}"##.utf8))
         w.key("Batch")
-        w.rawValue(Array(##"{"type":"object","required":["loader","fps","frames"],"properties":{"loader":{"type":"string"},"fps":{"type":"number"},"frames":{"type":"array","items":{"$ref":"#/components/schemas/Frame"}}}}"##.utf8))
+        w.rawValue(Array(##"{"type":"object","required":["loader","fps","frames"],"properties":{"loader":{"type":"string"},"fps":{"type":"number"},"frames":{"type":"array","items":{"$ref":"#/components/schemas/Frame"}},"next":{"type":"string","description":"The rest of the batch (path and query), when this answer holds only its first frames."}}}"##.utf8))
         w.key("Loader")
         w.rawValue(Array(#"{"type":"object","required":["name","description","canvas","period","parameters","events","reducedMotion"],"properties":{"name":{"type":"string"},"description":{"type":"string"},"canvas":{"type":"object","required":["width","height"],"properties":{"width":{"type":"number"},"height":{"type":"number"}}},"period":{"type":["number","null"]},"parameters":{"type":"array","items":{"type":"object","required":["name","type","default","description"]}},"events":{"type":"array","items":{"type":"object","required":["name","type"]}},"reducedMotion":{"type":"string"}}}"#.utf8))
         w.key("SessionCreated")
