@@ -189,6 +189,19 @@ public final class EventLoop: @unchecked Sendable {
         runTasks()
     }
 
+    /// Runs each timer whose deadline has come, earliest first.
+    private func fireTimers(dueBy now: UInt64, afterEach: () -> Void = {}) {
+        while let first = timers.peek(), first.deadline <= now {
+            timers.pop()
+            if !first.isCancelled {
+                first.isCancelled = true
+                first.task?()
+                first.task = nil
+            }
+            afterEach()
+        }
+    }
+
     func runTasks() {
         let pending = tasks.withLock { queue -> [@Sendable () -> Void] in
             let taken = queue
@@ -200,14 +213,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runTimers() {
         let now = self.now
-        while let first = timers.peek(), first.deadline <= now {
-            timers.pop()
-            if !first.isCancelled {
-                first.isCancelled = true
-                first.task?()
-                first.task = nil
-            }
-        }
+        fireTimers(dueBy: now)
         if now >= nextTick {
             nextTick = now &+ tickInterval
             onTick?()
@@ -233,16 +239,7 @@ extension EventLoop {
     public func runPending() {
         assertInLoop()
         runTasks()
-        let now = self.now
-        while let first = timers.peek(), first.deadline <= now {
-            timers.pop()
-            if !first.isCancelled {
-                first.isCancelled = true
-                first.task?()
-                first.task = nil
-            }
-            runTasks()
-        }
+        fireTimers(dueBy: now, afterEach: runTasks)
     }
 
     /// Moves an embedded loop's clock forward, running each timer at its
