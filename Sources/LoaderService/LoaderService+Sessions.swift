@@ -25,8 +25,8 @@ extension LoaderService {
                                "unknown parameter \(key) for loader \(name); accepted: \(definition.parameters.map(\.name).joined(separator: ", "))")
         }
         let loader: ConfiguredLoader
-        do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) }
-        let (created, ticket) = try sessions.create(definition: definition, params: params, loader: loader)
+        do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) } catch let e as SessionError { throw ServiceError(e) }
+        let (created, ticket) = try session { () throws(SessionError) in try sessions.create(definition: definition, params: params, loader: loader) }
         var w = JSONWriter(capacity: 160)
         w.beginObject()
         w.field("id", created.id)
@@ -44,7 +44,7 @@ extension LoaderService {
     func sessionState(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         try Negotiation.requireJSON(request)
-        let s = try sessions.snapshot(id)
+        let s = try session { () throws(SessionError) in try sessions.snapshot(id) }
         let t = s.now
         var w = JSONWriter(capacity: 256 + 40 * s.events.count)
         w.beginObject()
@@ -92,7 +92,7 @@ extension LoaderService {
         }
         if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
         try Negotiation.requireJSON(request)
-        let s = try sessions.snapshot(id)
+        let s = try session { () throws(SessionError) in try sessions.snapshot(id) }
         let now = s.now
         // A later t is not wrong, only not yet known: events may still come.
         if let t, t > now {
@@ -109,7 +109,7 @@ extension LoaderService {
     }
 
     private func sessionStream(_ id: String, fps: Double) throws -> HTTPResponse {
-        let snapshot = try sessions.addViewer(id)
+        let snapshot = try session { () throws(SessionError) in try sessions.addViewer(id) }
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
@@ -122,12 +122,12 @@ extension LoaderService {
     func postSessionEvent(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         let token = bearerToken(request)
-        try sessions.authorize(id, token: token)
+        try session { () throws(SessionError) in try sessions.authorize(id, token: token) }
         let body = try jsonBody(request, allowed: ["type"])
         guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
             throw ServiceError.invalid("type must be progress, finish or stop")
         }
-        let (event, ticket) = try sessions.post(kind, to: id, token: token)
+        let (event, ticket) = try session { () throws(SessionError) in try sessions.post(kind, to: id, token: token) }
         var w = JSONWriter(capacity: 64)
         w.beginObject()
         w.field("type", event.kind.rawValue)
@@ -139,13 +139,14 @@ extension LoaderService {
     /// `DELETE /sessions/{id}` with the token.
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
-        let ticket = try sessions.delete(id, token: bearerToken(request))
+        let token = bearerToken(request)
+        let ticket = try session { () throws(SessionError) in try sessions.delete(id, token: token) }
         return durably(ticket, HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
     }
 
     /// Answers `response` once the change is on disk (500 if it cannot be
     /// written); at once without a journal.
-    func durably(_ ticket: JournalTicket?, _ response: HTTPResponse) -> HTTPResponse {
+    func durably(_ ticket: WriteTicket?, _ response: HTTPResponse) -> HTTPResponse {
         guard let ticket else { return response }
         let logger = logger
         return .deferred { promise in
@@ -187,7 +188,7 @@ extension LoaderService {
 /// A session's frames on its clock: frame k at session time k/fps, shared by
 /// every viewer at that fps (so all of them receive the same ids).
 final class SessionSource: StreamSource {
-    let store: SessionStore
+    let store: any SessionStore
     let id: String
     let createdAt: Double
     let fps: Double
@@ -195,7 +196,7 @@ final class SessionSource: StreamSource {
     private let wallOffset: Double
     let endK: Int? = nil
 
-    init(store: SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) {
+    init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) {
         self.store = store
         self.id = id
         self.createdAt = createdAt
@@ -213,7 +214,11 @@ final class SessionSource: StreamSource {
         return UInt64(max(0, (monotonicSeconds * 1e9).rounded(.up)))
     }
 
-    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? { store.streamEvent(id, fps: fps, k: k) }
+    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? {
+        store.sharedFrame(id, fps: fps, k: k) { frame, k in
+            ServerSentEvent.event(id: String(k), event: "frame", singleLineData: FrameEncoder.encode(frame))
+        }
+    }
     func stopped() { store.removeViewer(id) }
 }
 

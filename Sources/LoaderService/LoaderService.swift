@@ -10,7 +10,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     public let catalog: LoaderCatalog
     public let metrics = Metrics()
     public let logger: Logger
-    public let sessions: SessionStore
+    public let sessions: any SessionStore
     let router: Router<Endpoint>
     let catalogJSON: [UInt8]
     let entryJSON: [String: [UInt8]]
@@ -32,13 +32,13 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
 
     /// `sessions` defaults to an in-memory store with the configured limits.
     public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil,
-                sessions: SessionStore? = nil) {
+                sessions: (any SessionStore)? = nil) {
         self.configuration = configuration
         self.catalog = catalog
         let logger = logger ?? Logger(level: configuration.logLevel)
         self.logger = logger
         // An in-memory store opens no file: it cannot fail.
-        self.sessions = sessions ?? (try! SessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil,
+        self.sessions = sessions ?? (try! LocalSessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil,
                                                         replicaName: configuration.replicaName, logger: logger))
         var router = Router<Endpoint>()
         for endpoint in Self.endpoints { router.add(endpoint.method, endpoint.path, endpoint) }

@@ -29,7 +29,7 @@ public final class Metrics: Sendable {
         }
     }
 
-    func text(openConnections: Int, openStreams: Int, sessions: Int, journal: Journal? = nil) -> [UInt8] {
+    func text(openConnections: Int, openStreams: Int, sessions: Int, sessionStore: (any SessionStore)? = nil) -> [UInt8] {
         let snapshot = routes.withLock { $0 }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
@@ -62,16 +62,7 @@ public final class Metrics: Sendable {
         out += "loaderd_sse_frames_skipped_total \(framesSkipped.load(ordering: .relaxed))\n"
         out += "# HELP loaderd_sessions Live sessions.\n# TYPE loaderd_sessions gauge\n"
         out += "loaderd_sessions \(sessions)\n"
-        if let journal {
-            out += "# HELP loaderd_journal_bytes Size of the session journal.\n# TYPE loaderd_journal_bytes gauge\n"
-            out += "loaderd_journal_bytes \(journal.size)\n"
-            out += "# HELP loaderd_journal_syncs_total Group commits of the session journal (one fdatasync each).\n# TYPE loaderd_journal_syncs_total counter\n"
-            out += "loaderd_journal_syncs_total \(journal.syncs.load(ordering: .relaxed))\n"
-            out += "# HELP loaderd_journal_sync_seconds_total Time spent in those syncs.\n# TYPE loaderd_journal_sync_seconds_total counter\n"
-            out += "loaderd_journal_sync_seconds_total \(Double(journal.syncNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
-            out += "# HELP loaderd_journal_compactions_total Compactions of the session journal while running.\n# TYPE loaderd_journal_compactions_total counter\n"
-            out += "loaderd_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
-        }
+        sessionStore?.appendMetrics(to: &out)
         return Array(out.utf8)
     }
 }

@@ -36,8 +36,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    public var sessionLimits: SessionStore.Limits {
-        var l = SessionStore.Limits()
+    public var sessionLimits: SessionLimits {
+        var l = SessionLimits()
         l.maxSessions = maxSessions
         l.ttlSeconds = sessionTtlSeconds
         l.maxEventsPerSession = maxEventsPerSession

@@ -39,9 +39,9 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.idleTimeout = UInt64(configuration.idleTimeoutSeconds * 1e9)
     serverConfiguration.streamStallTimeout = UInt64(configuration.streamStallTimeoutSeconds * 1e9)
 
-    let sessions: SessionStore
+    let sessions: any SessionStore
     do {
-        sessions = try SessionStore(limits: configuration.sessionLimits, catalog: .standard,
+        sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: .standard,
                                     dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
     } catch {
         logger.flush()

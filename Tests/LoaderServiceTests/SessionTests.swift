@@ -153,9 +153,36 @@ struct SessionTests {
         #expect(try request(app, "GET", "/sessions/\(a.id)/frames?stream=sse").status == 503)
     }
 
+    /// The store speaks of sessions, not HTTP: its errors are its own, and
+    /// a loader takes the events it declares, whatever its name.
+    @Test func theStoreFailsInItsOwnTerms() throws {
+        var limits = SessionLimits()
+        limits.maxEventsPerSession = 1
+        let store = try LocalSessionStore(limits: limits, catalog: .standard, dataDirectory: nil, logger: Logger(level: .off))
+        let typing = LoaderCatalog.standard["typing"]!
+        let (created, ticket) = try store.create(definition: typing, params: [], loader: typing.configure([]))
+        #expect(ticket == nil)
+        #expect(throws: SessionError.eventNotAccepted(kind: .progress, loader: "typing", accepted: ["stop"])) {
+            try store.post(.progress, to: created.id, token: created.token)
+        }
+        #expect(throws: SessionError.unauthorized) { try store.post(.stop, to: created.id, token: "wrong") }
+        #expect(throws: SessionError.notFound(id: "nope")) { try store.snapshot("nope") }
+        _ = try store.post(.stop, to: created.id, token: created.token)
+        #expect(throws: SessionError.done) { try store.post(.stop, to: created.id, token: created.token) }
+        let web = LoaderCatalog.standard["web"]!
+        let (page, _) = try store.create(definition: web, params: [], loader: web.configure([]))
+        _ = try store.post(.progress, to: page.id, token: page.token)
+        #expect(throws: SessionError.tooManyEvents(limit: 1)) { try store.post(.progress, to: page.id, token: page.token) }
+        // Each maps to its documented status.
+        #expect(ServiceError(SessionError.eventNotAccepted(kind: .finish, loader: "switch", accepted: ["stop"])).status == .badRequest)
+        #expect(ServiceError(SessionError.tooManyEvents(limit: 1)).status == .tooManyRequests)
+        #expect(ServiceError(SessionError.expired(id: "x", ttlSeconds: 60)).status == .gone)
+        #expect(ServiceError(SessionError.unavailable("redis away")).headers["Retry-After"] == "1")
+    }
+
     /// Session ids name their replica, so that a load balancer can route them.
     @Test func idsStartWithTheReplicaNameAndOtherReplicasSessionsAre421() throws {
-        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, replicaName: "loaderd-1", logger: Logger(level: .off))
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, replicaName: "loaderd-1", logger: Logger(level: .off))
         let app = TestApp(sessions: store)
         let created = try JSONDecoder().decode(Created.self, from: Data(request(app, "POST", "/sessions", body: #"{"loader":"web"}"#).body))
         #expect(created.id.hasPrefix("loaderd-1.") && created.id.count == "loaderd-1.".count + 22)
@@ -178,7 +205,7 @@ struct SessionTests {
         defer { _ = try? FileManagerLite.removeTree(directory) }
         var ids: [Created] = []
         do {
-            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             let app = TestApp(sessions: store)
             // Journaled answers come later; they carry CORS headers all the same.
             let cross = try request(app, "POST", "/sessions", body: #"{"loader":"typing"}"#, headers: ["Origin": "https://example.com"])
@@ -196,7 +223,7 @@ struct SessionTests {
             #expect(syncs.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true)
             #expect(metrics.contains("loaderd_journal_bytes ") && metrics.contains("loaderd_journal_compactions_total 0"))
         }
-        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
         let app = TestApp(sessions: store)
         let first = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(ids[0].id)").body))
         #expect(first.events.map(\.type) == ["progress", "finish"])
@@ -211,7 +238,7 @@ struct SessionTests {
         defer { _ = try? FileManagerLite.removeTree(directory) }
         var sessionIDs: [String] = []
         do {
-            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             let app = TestApp(sessions: store)
             for _ in 0..<4 { sessionIDs.append(try create(app).id) }
         }
@@ -220,7 +247,7 @@ struct SessionTests {
         // A torn last record: half of it written.
         try Data(intact + Data([0x40, 0, 0, 0, 1, 2, 3, 4]) + Data("{\"op\":\"cre".utf8)).write(to: URL(fileURLWithPath: path))
         do {
-            let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             #expect(store.count == 4)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == intact.count)
@@ -228,7 +255,7 @@ struct SessionTests {
         var flipped = intact
         flipped[flipped.count - 5] ^= 0x04
         try flipped.write(to: URL(fileURLWithPath: path))
-        let store = try SessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
         #expect(store.count == 3)
         for id in sessionIDs.prefix(3) { #expect((try? store.snapshot(id)) != nil) }
     }
@@ -260,17 +287,17 @@ enum FileManagerLite {
     @Test func compactionWhileWritingLosesAndDoublesNothing() throws {
         let directory = "/tmp/loaderd-compact-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = try? FileManagerLite.removeTree(directory) }
-        var limits = SessionStore.Limits()
+        var limits = SessionLimits()
         limits.journalCompactBytes = 4096
         let web = LoaderCatalog.standard["web"]!
         var live: [String: [SessionEvent]] = [:]
         var deleted: [String] = []
         do {
-            let store = try SessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+            let store = try LocalSessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             let tally = Tally()
             let owned = Mutex<[Owned]>([])
             let removed = Mutex<[String]>([])
-            @Sendable func track(_ ticket: JournalTicket?) {
+            @Sendable func track(_ ticket: WriteTicket?) {
                 tally.appended.add(1, ordering: .relaxed)
                 ticket!.whenDone { ok in
                     if ok { tally.acknowledged.add(1, ordering: .relaxed) } else { tally.refused.add(1, ordering: .relaxed) }
@@ -308,7 +335,7 @@ enum FileManagerLite {
                 live[s.id] = try store.snapshot(s.id).events
             }
         }
-        let reopened = try SessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
+        let reopened = try LocalSessionStore(limits: limits, catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
         #expect(reopened.count == live.count)
         for (id, events) in live {
             let restored = try reopened.snapshot(id).events

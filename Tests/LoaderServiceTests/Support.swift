@@ -7,7 +7,7 @@ import HTTPTestSupport
 /// A loaderd on 127.0.0.1 with a free port, logging nothing.
 func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
                   server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in },
-                  sessions: SessionStore? = nil) throws -> (HTTPServer, LoaderService) {
+                  sessions: (any SessionStore)? = nil) throws -> (HTTPServer, LoaderService) {
     var configuration = ServiceConfiguration.embeddedDefault()
     configuration.logLevel = .off
     configure(&configuration)
@@ -119,7 +119,7 @@ final class TestApp {
     let service: LoaderService
     let server: EmbeddedServer
 
-    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, sessions: SessionStore? = nil) {
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, sessions: (any SessionStore)? = nil) {
         var configuration = ServiceConfiguration.embeddedDefault()
         configuration.logLevel = .off
         configure(&configuration)

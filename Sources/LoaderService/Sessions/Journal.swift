@@ -19,7 +19,7 @@ final class Journal: @unchecked Sendable {
     private let queue = DispatchQueue(label: "loaderd.journal")
     private struct Waiting {
         var bytes: [UInt8] = []
-        var tickets: [JournalTicket] = []
+        var tickets: [WriteTicket] = []
         var flushScheduled = false
     }
     private let waiting = Mutex(Waiting())
@@ -109,9 +109,9 @@ final class Journal: @unchecked Sendable {
     /// Queues `payload`; its ticket completes (on the journal's queue) with
     /// true once the record is on disk, false if writing failed. Records are
     /// written in the order of their appends.
-    func append(_ payload: [UInt8]) -> JournalTicket {
+    func append(_ payload: [UInt8]) -> WriteTicket {
         let record = Journal.frame(payload)
-        let ticket = JournalTicket()
+        let ticket = WriteTicket()
         let schedule = waiting.withLock { w -> Bool in
             w.bytes.append(contentsOf: record)
             w.tickets.append(ticket)
@@ -252,28 +252,6 @@ final class Journal: @unchecked Sendable {
 
 /// The outcome of one append: true once its record is on disk, false if it
 /// could not be written. `whenDone` runs at once if the outcome is known.
-final class JournalTicket: Sendable {
-    private struct State { var outcome: Bool?; var waiter: (@Sendable (Bool) -> Void)? }
-    private let state = Mutex(State())
-
-    func complete(_ ok: Bool) {
-        let waiter = state.withLock { s -> (@Sendable (Bool) -> Void)? in
-            s.outcome = ok
-            defer { s.waiter = nil }
-            return s.waiter
-        }
-        waiter?(ok)
-    }
-
-    func whenDone(_ body: @escaping @Sendable (Bool) -> Void) {
-        let outcome = state.withLock { s -> Bool? in
-            if s.outcome == nil { s.waiter = body }
-            return s.outcome
-        }
-        if let outcome { body(outcome) }
-    }
-}
-
 public struct JournalError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }

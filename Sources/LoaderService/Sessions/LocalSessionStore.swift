@@ -1,0 +1,357 @@
+import Dispatch
+import Glibc
+import LoaderEngine
+import Synchronization
+
+/// Sessions in this process's memory. Every accepted change is journaled
+/// (when a data directory is set) before it is acknowledged. All state is
+/// behind one lock; frames are computed outside it.
+public final class LocalSessionStore: SessionStore, @unchecked Sendable {
+    public typealias Limits = SessionLimits
+
+    /// Touched only under the store's lock.
+    final class Session: @unchecked Sendable {
+        let id: String
+        let token: [UInt8]
+        let definition: LoaderDefinition
+        let params: [(String, JSONValue)]
+        let createdAt: Double
+        var events: [SessionEvent] = []
+        var lastActivity: Double
+        var loader: ConfiguredLoader
+        var viewers = 0
+        var expired = false
+        /// Encoded stream events by (fps, k), shared by every viewer.
+        var frames: [FrameKey: (bytes: [UInt8], done: Bool)] = [:]
+
+        init(id: String, token: [UInt8], definition: LoaderDefinition, params: [(String, JSONValue)], createdAt: Double, loader: ConfiguredLoader) {
+            self.id = id
+            self.token = token
+            self.definition = definition
+            self.params = params
+            self.createdAt = createdAt
+            self.lastActivity = createdAt
+            self.loader = loader
+        }
+
+        var snapshot: SessionSnapshot {
+            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers)
+        }
+
+        /// What the journal keeps of it.
+        var image: Image {
+            Image(id: id, token: token, loader: definition.name, params: params, createdAt: createdAt, events: events)
+        }
+
+        var loaderEvents: LoaderEvents {
+            var e = LoaderEvents()
+            for event in events {
+                switch event.kind {
+                case .progress: e.progress.append(event.t)
+                case .finish: e.finish = event.t
+                case .stop: e.stop = event.t
+                }
+            }
+            return e
+        }
+    }
+
+    struct FrameKey: Hashable { let fps: Double; let k: Int }
+
+    /// A session as the journal keeps it (`Record`): a copy, safe outside the lock.
+    struct Image: Sendable {
+        let id: String
+        let token: [UInt8]
+        let loader: String
+        let params: [(String, JSONValue)]
+        let createdAt: Double
+        let events: [SessionEvent]
+    }
+
+    let limits: Limits
+    let catalog: LoaderCatalog
+    let journal: Journal?
+    /// Session ids start with this and a dot (see `ServiceConfiguration.replicaName`).
+    let replicaName: String?
+    private let sessions = Mutex<[String: Session]>([:])
+    private let liveCount = Atomic<Int>(0)
+    private var sweeper: DispatchSourceTimer?
+    let logger: Logger
+
+    /// Opens the store: with a data directory, replays its journal (cutting a
+    /// damaged tail) and compacts expired sessions away.
+    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger) throws(JournalError) {
+        self.limits = limits
+        self.catalog = catalog
+        self.replicaName = replicaName
+        self.logger = logger
+        if let dataDirectory {
+            if mkdir(dataDirectory, 0o700) != 0 && errno != EEXIST {
+                throw JournalError("cannot create the data directory \(dataDirectory): \(String(cString: strerror(errno)))")
+            }
+            let journal = try Journal(path: dataDirectory + "/sessions.journal")
+            self.journal = journal
+            try restore(from: journal)
+            journal.needsCompaction = { [weak self] in self?.compactJournal() }
+            journal.armCompaction(threshold: limits.journalCompactBytes)
+        } else {
+            journal = nil
+        }
+        startSweeper()
+    }
+
+    deinit { sweeper?.cancel() }
+
+    public var count: Int { liveCount.load(ordering: .relaxed) }
+
+    /// The journal's size, group commits and compactions, when there is one.
+    public func appendMetrics(to out: inout String) {
+        guard let journal else { return }
+        out += "# HELP loaderd_journal_bytes Size of the session journal.\n# TYPE loaderd_journal_bytes gauge\n"
+        out += "loaderd_journal_bytes \(journal.size)\n"
+        out += "# HELP loaderd_journal_syncs_total Group commits of the session journal (one fdatasync each).\n# TYPE loaderd_journal_syncs_total counter\n"
+        out += "loaderd_journal_syncs_total \(journal.syncs.load(ordering: .relaxed))\n"
+        out += "# HELP loaderd_journal_sync_seconds_total Time spent in those syncs.\n# TYPE loaderd_journal_sync_seconds_total counter\n"
+        out += "loaderd_journal_sync_seconds_total \(Double(journal.syncNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
+        out += "# HELP loaderd_journal_compactions_total Compactions of the session journal while running.\n# TYPE loaderd_journal_compactions_total counter\n"
+        out += "loaderd_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
+    }
+
+    // MARK: Changes
+
+    // Every change is journaled under the store's lock, so the journal's
+    // order is the order of the changes and a compaction's snapshot (taken
+    // under the same lock) leaves no change in between. The ticket (nil
+    // without a journal) tells when the change is durable.
+
+    public func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(SessionError) -> (SessionCreated, WriteTicket?) {
+        let id = (replicaName.map { "\($0)." } ?? "") + randomToken(bytes: 16)
+        let token = randomToken(bytes: 32)
+        let now = wallClock()
+        let session = Session(id: id, token: Array(token.utf8), definition: definition, params: params, createdAt: now, loader: loader)
+        let record = Record.create(session.image)
+        let ticket = try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> WriteTicket? in
+            guard liveCount.load(ordering: .relaxed) < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
+            all[id] = session
+            liveCount.add(1, ordering: .relaxed)
+            return journal?.append(record)
+        }
+        return (SessionCreated(id: id, token: token, loader: definition.name, createdAt: now), ticket)
+    }
+
+    public func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(SessionError) -> (SessionEvent, WriteTicket?) {
+        try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> (SessionEvent, WriteTicket?) in
+            let session = try authorized(id, token, in: &all)
+            let definition = session.definition
+            guard definition.accepts(kind) else {
+                throw .eventNotAccepted(kind: kind, loader: definition.name, accepted: definition.events.map(\.name))
+            }
+            let now = wallClock()
+            let t = now - session.createdAt
+            if session.loader.frame(at: t).done { throw .done }
+            if kind != .stop && session.events.contains(where: { $0.kind == .finish }) { throw .finished }
+            guard session.events.count < limits.maxEventsPerSession else { throw .tooManyEvents(limit: limits.maxEventsPerSession) }
+            let event = SessionEvent(kind: kind, t: t)
+            apply(event, to: session, at: now)
+            return (event, journal?.append(Record.event(id: id, event)))
+        }
+    }
+
+    public func authorize(_ id: String, token: String?) throws(SessionError) {
+        try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> Void in
+            _ = try authorized(id, token, in: &all)
+        }
+    }
+
+    public func delete(_ id: String, token: String?) throws(SessionError) -> WriteTicket? {
+        try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> WriteTicket? in
+            let session = try authorized(id, token, in: &all)
+            all[id] = nil
+            if !session.expired { liveCount.subtract(1, ordering: .relaxed) }
+            return journal?.append(Record.delete(id: id))
+        }
+    }
+
+    private func apply(_ event: SessionEvent, to session: Session, at now: Double) {
+        session.events.append(event)
+        session.loader = session.loader.with(events: session.loaderEvents)
+        session.lastActivity = max(session.lastActivity, now)
+        session.frames.removeAll()
+    }
+
+    private func authorized(_ id: String, _ token: String?, in all: inout [String: Session]) throws(SessionError) -> Session {
+        let session = try live(id, in: &all)
+        guard let token, constantTimeEqual(Array(token.utf8), session.token) else { throw .unauthorized }
+        return session
+    }
+
+    /// The session if it exists and has neither expired nor been deleted.
+    private func live(_ id: String, in all: inout [String: Session]) throws(SessionError) -> Session {
+        guard let session = all[id] else {
+            // Another replica's session: the load balancer sent it to the wrong one.
+            if let replicaName, let dot = id.firstIndex(of: "."), id[..<dot] != replicaName {
+                throw .misdirected(id: id, owner: String(id[..<dot]), replica: replicaName)
+            }
+            throw .notFound(id: id)
+        }
+        if session.expired || wallClock() - session.lastActivity > limits.ttlSeconds {
+            if !session.expired {
+                session.expired = true
+                liveCount.subtract(1, ordering: .relaxed)
+            }
+            throw .expired(id: id, ttlSeconds: limits.ttlSeconds)
+        }
+        return session
+    }
+
+    // MARK: Reads
+
+    public func snapshot(_ id: String) throws(SessionError) -> SessionSnapshot {
+        try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> SessionSnapshot in
+            try live(id, in: &all).snapshot
+        }
+    }
+
+    public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> (bytes: [UInt8], done: Bool)? {
+        let key = FrameKey(fps: fps, k: k)
+        let found = sessions.withLock { all -> (cached: (bytes: [UInt8], done: Bool)?, loader: ConfiguredLoader?) in
+            guard let s = all[id], !s.expired else { return (nil, nil) }
+            if let hit = s.frames[key] { return (hit, nil) }
+            return (nil, s.loader)
+        }
+        if let cached = found.cached { return cached }
+        guard let loader = found.loader else { return nil }
+        let frame = loader.frame(at: Double(k) / fps)
+        let event = (encode(frame, k), frame.done)
+        sessions.withLock { all in
+            guard let s = all[id], s.loader.events == loader.events else { return }
+            if s.frames.count >= 64 { s.frames.removeAll(keepingCapacity: true) }
+            s.frames[key] = event
+        }
+        return event
+    }
+
+    public func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {
+        try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> SessionSnapshot in
+            let s = try live(id, in: &all)
+            guard s.viewers < limits.maxViewersPerSession else { throw .tooManyViewers(limit: limits.maxViewersPerSession) }
+            s.viewers += 1
+            s.lastActivity = max(s.lastActivity, wallClock())
+            return s.snapshot
+        }
+    }
+
+    public func removeViewer(_ id: String) {
+        sessions.withLock { all in if let s = all[id] { s.viewers = max(0, s.viewers - 1) } }
+    }
+
+    // MARK: Journal replay and compaction
+
+    private func restore(from journal: Journal) throws(JournalError) {
+        let replay = try journal.replay()
+        if let reason = replay.discardReason {
+            logger.log(.warning, "journal tail discarded", [("reason", .string(reason)), ("bytes", .int(replay.discardedBytes)), ("path", .string(journal.path))])
+        }
+        var all: [String: Session] = [:]
+        var skipped = 0
+        for payload in replay.payloads {
+            guard let record = try? JSONValue.parse(payload), Record.apply(record, to: &all, catalog: catalog) else {
+                skipped += 1
+                continue
+            }
+        }
+        if skipped > 0 { logger.log(.warning, "journal records skipped", [("count", .int(skipped))]) }
+        let now = wallClock()
+        let live = all.filter { now - $0.value.lastActivity <= limits.ttlSeconds }
+        sessions.withLock { $0 = live }
+        liveCount.store(live.count, ordering: .relaxed)
+        let payloads = Record.rebuilding(live.values.map(\.image))
+        if payloads.count != replay.payloads.count || replay.discardedBytes > 0 {
+            try journal.rewrite(payloads)
+        }
+        logger.log(.info, "sessions restored", [("sessions", .int(live.count)), ("expired", .int(all.count - live.count)), ("records", .int(replay.payloads.count))])
+    }
+
+    /// Replaces the journal with the live sessions (on the journal's queue):
+    /// images copied under the lock, together with the records waiting to be
+    /// written, which they already hold; encoded outside it.
+    private func compactJournal() {
+        guard let journal else { return }
+        let ttl = limits.ttlSeconds
+        let before = journal.size
+        let logger = logger
+        journal.compact({ [self] takeWaiting in
+            let images = sessions.withLock { all -> [Image] in
+                let now = wallClock()
+                takeWaiting()
+                return all.values.filter { !$0.expired && now - $0.lastActivity <= ttl }.map(\.image)
+            }
+            return Record.rebuilding(images)
+        }, done: { records, failure in
+            if let failure {
+                logger.log(.error, "journal compaction failed", [("error", .string(failure.description)), ("bytes", .int(before))])
+            } else {
+                logger.log(.info, "journal compacted", [("records", .int(records)), ("bytesBefore", .int(before)), ("bytesAfter", .int(journal.size))])
+            }
+        })
+    }
+
+    /// Marks sessions past their time-to-live expired, and forgets those
+    /// expired for another full time-to-live.
+    private func startSweeper() {
+        let interval = max(0.05, min(limits.ttlSeconds / 4, 60))
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "loaderd.sessions"))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in self?.sweep() }
+        timer.resume()
+        sweeper = timer
+    }
+
+    func sweep() {
+        let now = wallClock()
+        sessions.withLock { all in
+            for (id, s) in all {
+                let idle = now - s.lastActivity
+                if !s.expired && idle > limits.ttlSeconds {
+                    s.expired = true
+                    liveCount.subtract(1, ordering: .relaxed)
+                }
+                if idle > 2 * limits.ttlSeconds { all[id] = nil }
+            }
+        }
+    }
+}
+
+/// `bytes` random bytes from the system's secure source, base64url without padding.
+func randomToken(bytes count: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    var bytes = [UInt8]()
+    while bytes.count < count {
+        var word = generator.next()
+        for _ in 0..<8 where bytes.count < count {
+            bytes.append(UInt8(truncatingIfNeeded: word))
+            word >>= 8
+        }
+    }
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    var out = [UInt8]()
+    var i = 0
+    while i < bytes.count {
+        let chunk = bytes[i..<min(i + 3, bytes.count)]
+        var n: UInt32 = 0
+        for (j, b) in chunk.enumerated() { n |= UInt32(b) << (16 - 8 * UInt32(j)) }
+        let chars = chunk.count + 1
+        for j in 0..<chars { out.append(alphabet[Int((n >> (18 - 6 * UInt32(j))) & 63)]) }
+        i += 3
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for i in 0..<a.count { difference |= a[i] ^ b[i] }
+    return difference == 0
+}
+

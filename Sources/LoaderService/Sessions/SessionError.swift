@@ -1,0 +1,24 @@
+/// Why a session operation failed, in the sessions' own terms; the API
+/// layer gives each its status (`ServiceError.init(_: SessionError)`).
+public enum SessionError: Error, Sendable, Equatable {
+    case notFound(id: String)
+    /// No activity for the time-to-live; remembered for one more.
+    case expired(id: String, ttlSeconds: Double)
+    /// The id names another replica as its owner.
+    case misdirected(id: String, owner: String, replica: String)
+    /// Missing or wrong token.
+    case unauthorized
+    case tooManySessions(limit: Int)
+    case tooManyViewers(limit: Int)
+    case tooManyEvents(limit: Int)
+    /// The loader takes no event of this kind.
+    case eventNotAccepted(kind: SessionEvent.Kind, loader: String, accepted: [String])
+    /// The loader is done: no more events.
+    case done
+    /// Finished loading: only stop is taken.
+    case finished
+    /// `params.<name>` is neither a string nor a number.
+    case invalidParameter(String)
+    /// The store could not take the change (its backend failed or is away).
+    case unavailable(String)
+}
