@@ -18,24 +18,33 @@ final class Connection: Selectable, StreamSink {
     // holds no input buffer at all.
     private var pendingInput: [UInt8] = []
 
-    // Output: chunks waiting for the socket, the first partly sent.
-    private var output: [[UInt8]] = []
-    private var outputOffset = 0
-    private(set) var queuedBytes = 0
+    private var output = OutputQueue()
+    var queuedBytes: Int { output.bytes }
 
-    private enum Pending {
-        case none
-        case deferred
-        case stream(StreamWriter)
+    /// Where the connection is in its life: one value, never a set of flags.
+    private enum State {
+        /// Taking requests; those answered at once are answered.
+        case open
+        /// A request waits for its deferred answer; with `thenClose`, the
+        /// connection closes once that answer is written.
+        case awaitingAnswer(thenClose: Bool)
+        /// A streamed answer is being written; `ending`: it has finished,
+        /// and the connection closes once what is queued is written.
+        case streaming(StreamWriter, ending: Bool)
+        /// No more requests: the connection closes once its output is written.
+        case closing
+        case closed
     }
-    private var pending = Pending.none
-    private var closeAfterFlush = false
-    private var peerClosed = false
-    private var readingPaused = false
+    private var state = State.open
+
+    /// Whether the socket is read: yes, not now (requests wait behind an
+    /// answer or full output), or never again (the client half-closed).
+    private enum Input { case reading, paused, ended }
+    private var input = Input.reading
+
     /// The epoll events registered now (changed only when they must).
     private var registeredEvents: UInt32 = CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP
-    private(set) var isClosed = false
-    private var shuttingDown = false
+    var isClosed: Bool { if case .closed = state { return true } else { return false } }
 
     /// When the request now arriving began (header timeout), if one has.
     private var requestStartedAt: UInt64?
@@ -57,6 +66,7 @@ final class Connection: Selectable, StreamSink {
     // MARK: Events
 
     func handle(events: UInt32) {
+        loop.assertInLoop()
         if events & (CLINUX_EPOLLERR | CLINUX_EPOLLHUP) != 0 {
             close()
             return
@@ -73,7 +83,7 @@ final class Connection: Selectable, StreamSink {
             let now = monotonicNanoseconds()
             if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
             lastActivity = now
-            if case .stream = pending { return }  // a streaming client has nothing more to say
+            if case .streaming = state { return }  // a streaming client has nothing more to say
             if pendingInput.isEmpty {
                 let consumed = processBuffered(UnsafeBufferPointer(rebasing: scratch[0..<n]))
                 if consumed < n { pendingInput = Array(scratch[consumed..<n]) }
@@ -88,12 +98,12 @@ final class Connection: Selectable, StreamSink {
             if !pendingInput.isEmpty && !isParsing { pauseReadingWhileBlocked() }
             flush()
         } else if n == 0 {
-            peerClosed = true
-            if case .stream = pending { close(); return }
+            input = .ended
+            if case .streaming = state { close(); return }
             updateInterest()
-            if case .deferred = pending { closeAfterFlush = true; return }
+            if case .awaitingAnswer = state { state = .awaitingAnswer(thenClose: true); return }
             processPending()
-            closeAfterFlush = true
+            closeAfterAnswers()
             flush()
         } else {
             let e = errno
@@ -103,10 +113,20 @@ final class Connection: Selectable, StreamSink {
     }
 
     /// Whether requests are being taken from the input now (not waiting for
-    /// a deferred answer, a stream, or the output to drain).
+    /// a deferred answer, a stream, or the output to drain; not closing).
     private var isParsing: Bool {
-        guard case .none = pending else { return false }
-        return !closeAfterFlush && queuedBytes < server.configuration.highWatermark
+        guard case .open = state else { return false }
+        return queuedBytes < server.configuration.highWatermark
+    }
+
+    /// No more requests: close once what is under way is answered and written.
+    private func closeAfterAnswers() {
+        switch state {
+        case .open: state = .closing
+        case .awaitingAnswer: state = .awaitingAnswer(thenClose: true)
+        case .streaming(let writer, _): state = .streaming(writer, ending: true)
+        case .closing, .closed: break
+        }
     }
 
     /// Bytes wait while requests cannot be taken: stop reading until they can.
@@ -160,7 +180,9 @@ final class Connection: Selectable, StreamSink {
     }
 
     private func send(_ response: HTTPResponse, for request: HTTPRequest) {
-        let keepAlive = request.keepAlive && !peerClosed && !shuttingDown && !server.isShuttingDown
+        var closing = false
+        if case .closing = state { closing = true }
+        let keepAlive = request.keepAlive && input != .ended && !closing && !server.isShuttingDown
         let isHead = request.method == .HEAD
         switch response.body {
         case .bytes(let body):
@@ -169,29 +191,30 @@ final class Connection: Selectable, StreamSink {
                                         date: server.date(loop), contentLength: hasLength ? body.count : nil,
                                         keepAlive: keepAlive, serverName: server.configuration.serverName))
             if !isHead && hasLength && !body.isEmpty { enqueue(body) }
-            if !keepAlive { closeAfterFlush = true }
+            if !keepAlive { state = .closing }
             server.requestCompleted()
         case .stream(let start):
             enqueue(ResponseHead.encode(status: response.status, headers: response.headers, version: request.version,
                                         date: server.date(loop), contentLength: nil, keepAlive: false,
                                         serverName: server.configuration.serverName))
             if isHead {
-                closeAfterFlush = true
+                state = .closing
                 server.requestCompleted()
                 return
             }
+            Socket.setOption(fd, SOL_SOCKET, SO_SNDBUF, Int32(server.configuration.streamSendBufferBytes))
             let writer = StreamWriter(loop: loop, sink: self)
-            pending = .stream(writer)
+            state = .streaming(writer, ending: closing)
             server.streamOpened()
             server.requestCompleted()
             lastWriteProgress = monotonicNanoseconds()
             start(writer)
-            if shuttingDown || server.isShuttingDown { writer.shutdown() }
+            if server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
-            pending = .deferred
+            state = .awaitingAnswer(thenClose: false)
             let promise = ResponsePromise(loop: loop) { [weak self] response in
-                guard let self, !self.isClosed else { return }
-                self.pending = .none
+                guard let self, case .awaitingAnswer(let thenClose) = self.state else { return }
+                self.state = thenClose ? .closing : .open
                 self.send(response, for: request)
                 self.resumeInput()
                 self.flush()
@@ -208,7 +231,7 @@ final class Connection: Selectable, StreamSink {
                                     date: server.date(loop), contentLength: bodyCount(response), keepAlive: false,
                                     serverName: server.configuration.serverName))
         if case .bytes(let body) = response.body, !body.isEmpty { enqueue(body) }
-        closeAfterFlush = true
+        state = .closing
         pendingInput = []
         server.requestCompleted()
         flush()
@@ -224,6 +247,7 @@ final class Connection: Selectable, StreamSink {
     /// Writes `bytes` now when nothing waits before them (one `send`, no
     /// queueing: a stream's frames), else queues them behind what waits.
     func send(_ bytes: [UInt8]) {
+        loop.assertInLoop()
         guard !isClosed, !bytes.isEmpty else { return }
         guard output.isEmpty else {
             enqueue(bytes)
@@ -247,18 +271,18 @@ final class Connection: Selectable, StreamSink {
     }
 
     func enqueue(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, !isClosed else { return }
+        guard !isClosed else { return }
         output.append(bytes)
-        queuedBytes += bytes.count
     }
 
     /// Writes what the socket takes, in as few system calls as possible.
     func flush() {
+        loop.assertInLoop()
         guard !isClosed else { return }
         while !output.isEmpty {
             let written = writeGathered()
             if written > 0 {
-                consume(written)
+                output.consume(written)
                 lastWriteProgress = monotonicNanoseconds()
                 continue
             }
@@ -266,36 +290,33 @@ final class Connection: Selectable, StreamSink {
             close()
             return
         }
-        if output.isEmpty {
-            if closeAfterFlush || peerClosed && isIdle {
-                close()
-                return
-            }
+        if output.isEmpty && (closesWhenWritten || input == .ended && isIdle) {
+            close()
+            return
         }
-        if readingPaused && queuedBytes <= server.configuration.lowWatermark {
-            readingPaused = false
+        if input == .paused && queuedBytes <= server.configuration.lowWatermark {
+            input = .reading
             resumeInput()
             if isClosed { return }
         }
         updateInterest()
     }
 
+    /// Whether the connection closes once its output is written.
+    private var closesWhenWritten: Bool {
+        switch state {
+        case .closing, .streaming(_, ending: true): return true
+        default: return false
+        }
+    }
+
     /// One `sendmsg` over up to 64 queued chunks: bytes written, 0 when the
     /// socket is full, -1 on error.
     private func writeGathered() -> Int {
-        let count = min(output.count, 64)
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { iov -> Int in
-            // The arrays stay in `output`, unmodified, for the whole call, so
-            // their storage addresses stay valid.
-            for i in 0..<count {
-                output[i].withUnsafeBytes { raw in
-                    let skip = i == 0 ? outputOffset : 0
-                    iov[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip)
-                }
-            }
+        output.withIOVecs(limit: 64) { iov -> Int in
             var message = msghdr()
             message.msg_iov = iov.baseAddress
-            message.msg_iovlen = count
+            message.msg_iovlen = iov.count
             while true {
                 let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
                 if n >= 0 { return n }
@@ -307,45 +328,29 @@ final class Connection: Selectable, StreamSink {
         }
     }
 
-    private func consume(_ written: Int) {
-        var n = written
-        queuedBytes -= written
-        while n > 0, let first = output.first {
-            let left = first.count - outputOffset
-            if n >= left {
-                n -= left
-                output.removeFirst()
-                outputOffset = 0
-            } else {
-                outputOffset += n
-                n = 0
-            }
-        }
-    }
-
     /// Takes requests that waited (behind a deferred answer or full output).
     private func resumeInput() {
         processPending()
-        if readingPaused && isParsing && pendingInput.count < server.configuration.readBufferSize {
-            readingPaused = false
+        if input == .paused && isParsing && pendingInput.count < server.configuration.readBufferSize {
+            input = .reading
         }
     }
 
     private var isIdle: Bool {
-        if case .none = pending { return pendingInput.isEmpty && output.isEmpty }
-        return false
+        guard case .open = state else { return false }
+        return pendingInput.isEmpty && output.isEmpty
     }
 
     private func pauseReading() {
-        guard !readingPaused else { return }
-        readingPaused = true
+        guard input == .reading else { return }
+        input = .paused
         updateInterest()
     }
 
     private func updateInterest() {
         guard !isClosed else { return }
         var events: UInt32 = 0
-        if !readingPaused && !peerClosed { events |= CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP }
+        if input == .reading { events |= CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP }
         if !output.isEmpty { events |= CLINUX_EPOLLOUT }
         guard events != registeredEvents else { return }
         loop.modify(registration, events: events)
@@ -357,7 +362,8 @@ final class Connection: Selectable, StreamSink {
     var streamHighWatermark: Int { server.configuration.streamHighWatermark }
 
     func finishStream() {
-        closeAfterFlush = true
+        loop.assertInLoop()
+        closeAfterAnswers()
         flush()
     }
 
@@ -366,13 +372,14 @@ final class Connection: Selectable, StreamSink {
 
     /// Called by the loop's tick: enforce the header, idle and stall timeouts.
     func checkTimeouts(now: UInt64) {
+        loop.assertInLoop()
         let c = server.configuration
-        switch pending {
-        case .stream:
+        switch state {
+        case .streaming:
             if queuedBytes > 0 && now &- lastWriteProgress > c.streamStallTimeout { close() }
-        case .deferred:
+        case .awaitingAnswer, .closed:
             break
-        case .none:
+        case .open, .closing:
             if let started = requestStartedAt, !pendingInput.isEmpty || parser.isMidRequest {
                 if now &- started > c.headerTimeout {
                     fail(HTTPParseError(.requestTimeout, "the request did not arrive in time"))
@@ -388,28 +395,28 @@ final class Connection: Selectable, StreamSink {
     /// Graceful shutdown: idle connections close, busy ones after their answer,
     /// streams get their last message.
     func beginShutdown() {
-        guard !isClosed, !shuttingDown else { return }
-        shuttingDown = true
-        switch pending {
-        case .stream(let writer): writer.shutdown()
-        case .deferred: closeAfterFlush = true
-        case .none:
-            if isIdle { close() } else { closeAfterFlush = true; flush() }
+        loop.assertInLoop()
+        switch state {
+        case .streaming(let writer, _): writer.shutdown()
+        case .awaitingAnswer: closeAfterAnswers()
+        case .open:
+            if isIdle { close() } else { closeAfterAnswers(); flush() }
+        case .closing, .closed: break
         }
     }
 
     func close() {
-        guard !isClosed else { return }
-        isClosed = true
+        loop.assertInLoop()
+        let previous = state
+        if case .closed = previous { return }
+        state = .closed
         loop.deregister(registration)
         Glibc.close(fd)
         output.removeAll()
-        queuedBytes = 0
-        if case .stream(let writer) = pending {
+        if case .streaming(let writer, _) = previous {
             server.streamClosed()
             writer.connectionClosed()
         }
-        pending = .none
         server.connectionClosed(self)
     }
 }

@@ -21,6 +21,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var lowWatermark = 64 * 1024
     /// A stream has room for another write below this many queued bytes.
     public var streamHighWatermark = 64 * 1024
+    /// The kernel send buffer of a connection once it streams (SO_SNDBUF;
+    /// the kernel doubles it). Frames are small and a slow client gets the
+    /// latest one, so a stream needs little; without a cap, autotuning lets
+    /// a client that stops reading pin megabytes of kernel memory and hides
+    /// its stall for seconds.
+    public var streamSendBufferBytes = 256 * 1024
     /// Input a connection may hold while its requests wait (behind a slow
     /// answer or full output) before it stops reading.
     public var readBufferSize = 16 * 1024
