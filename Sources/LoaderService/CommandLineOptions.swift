@@ -18,13 +18,10 @@ public let usage = """
       loaderd --help | --version
 
     OPTIONS (flags win over environment, environment over the config file, the file over the defaults)
-      --config FILE      JSON settings over the embedded defaults; also LOADERD_CONFIG
-                         (without either, /etc/loaderd/loaderd.json is read when it exists)
-      --host ADDRESS     listen address, numeric IPv4 or IPv6 (default 127.0.0.1); also LOADERD_HOST
-      --port N           listen port (default 8080); also LOADERD_PORT
-      --threads N        event loops, 0 for one per core (default 0); also LOADERD_THREADS
-      --data-dir DIR     journal sessions here (default: in memory only); also LOADERD_DATA_DIR
-      --log-level LEVEL  debug, info, warning, error or off (default info); also LOADERD_LOG_LEVEL
+      --config FILE           JSON settings over the embedded defaults; also LOADERD_CONFIG
+                              (without either, /etc/loaderd/loaderd.json is read when it exists)
+
+    """ + ServiceConfiguration.flagHelp() + """
 
     Every setting of the config file can also be set as LOADERD_<NAME IN UPPER SNAKE CASE>,
     e.g. LOADERD_MAX_CONNECTIONS=20000. See README.md for the table.
@@ -43,7 +40,7 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
         isHealthcheck = true
         args = args.dropFirst()
     }
-    let flagToKey = ["--host": "host", "--port": "port", "--threads": "threads", "--data-dir": "dataDir", "--log-level": "logLevel"]
+    let flagToKey = Dictionary(uniqueKeysWithValues: ServiceConfiguration.keys.compactMap { key in key.flag.map { ($0, key.name) } })
     var flags: [(String, String)] = []
     var configPath = environment["LOADERD_CONFIG"]
     while let arg = args.first {
@@ -66,7 +63,7 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
                 value = next
                 args = args.dropFirst()
             }
-            if name == "--config" { configPath = value } else { flags.append((flagToKey[name]!, value!)) }
+            if name == "--config" { configPath = value } else { flags.append((name, value!)) }
         }
     }
 
@@ -84,8 +81,8 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
         try configuration.apply(json: json, source: configPath)
     }
     try configuration.apply(environment: environment)
-    for (key, value) in flags {
-        try configuration.apply(name: key, text: value, source: "flag --\(key == "dataDir" ? "data-dir" : key == "logLevel" ? "log-level" : key)")
+    for (flag, value) in flags {
+        try configuration.apply(name: flagToKey[flag]!, text: value, source: "flag \(flag)")
     }
     if isHealthcheck {
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host

@@ -77,7 +77,10 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ServiceConfiguration {
-    /// How one setting is read from JSON and from text (environment, flags).
+    /// One setting: its name (in the file; `LOADERD_<UPPER_SNAKE>` in the
+    /// environment), what it accepts, its flag if it has one, what it means,
+    /// and how it is read and set. The file, the environment, the flags,
+    /// `--help`, `json()` and the README's table all come from `keys`.
     struct Key: Sendable {
         enum Kind: Sendable {
             case string, optionalString, bool, stringList
@@ -90,9 +93,14 @@ extension ServiceConfiguration {
 
         let name: String
         let kind: Kind
+        /// `--port`; nil for settings with no flag.
+        let flag: String?
+        /// What it does (the README table's last column; `--help` for flags).
+        let meaning: String
+        let get: @Sendable (ServiceConfiguration) -> Value
         let set: @Sendable (inout ServiceConfiguration, Value) -> Void
 
-        enum Value: Sendable {
+        enum Value: Sendable, Equatable {
             case string(String?), bool(Bool), list([String]), integer(Int), number(Double), level(LogLevel)
         }
 
@@ -118,31 +126,63 @@ extension ServiceConfiguration {
             case .logLevel: return "one of " + LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
             }
         }
+
+        typealias Path<T> = WritableKeyPath<ServiceConfiguration, T> & Sendable
+
+        static func integer(_ name: String, _ path: Path<Int>, _ range: ClosedRange<Int>, flag: String? = nil, _ meaning: String) -> Key {
+            Key(name: name, kind: .integer(range), flag: flag, meaning: meaning, get: { .integer($0[keyPath: path]) }) { c, v in
+                if case .integer(let n) = v { c[keyPath: path] = n }
+            }
+        }
+
+        static func seconds(_ name: String, _ path: Path<Double>, _ range: ClosedRange<Double>, _ meaning: String) -> Key {
+            Key(name: name, kind: .seconds(range), flag: nil, meaning: meaning, get: { .number($0[keyPath: path]) }) { c, v in
+                if case .number(let n) = v { c[keyPath: path] = n }
+            }
+        }
+
+        static func bool(_ name: String, _ path: Path<Bool>, _ meaning: String) -> Key {
+            Key(name: name, kind: .bool, flag: nil, meaning: meaning, get: { .bool($0[keyPath: path]) }) { c, v in
+                if case .bool(let b) = v { c[keyPath: path] = b }
+            }
+        }
+
+        /// A string, or null (`kind` .optionalString or .optionalLabel); empty text is null.
+        static func optional(_ name: String, _ path: Path<String?>, _ kind: Kind, flag: String? = nil, _ meaning: String) -> Key {
+            Key(name: name, kind: kind, flag: flag, meaning: meaning, get: { .string($0[keyPath: path]) }) { c, v in
+                if case .string(let s) = v { c[keyPath: path] = s?.isEmpty == true ? nil : s }
+            }
+        }
     }
 
     static let keys: [Key] = [
-        Key(name: "host", kind: .string) { c, v in if case .string(let s?) = v { c.host = s } },
-        Key(name: "port", kind: .integer(0...65535)) { c, v in if case .integer(let n) = v { c.port = n } },
-        Key(name: "threads", kind: .integer(0...256)) { c, v in if case .integer(let n) = v { c.threads = n } },
-        Key(name: "logLevel", kind: .logLevel) { c, v in if case .level(let l) = v { c.logLevel = l } },
-        Key(name: "accessLog", kind: .bool) { c, v in if case .bool(let b) = v { c.accessLog = b } },
-        Key(name: "dataDir", kind: .optionalString) { c, v in if case .string(let s) = v { c.dataDir = s?.isEmpty == true ? nil : s } },
-        Key(name: "maxConnections", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxConnections = n } },
-        Key(name: "maxBodyBytes", kind: .integer(1024...(64 << 20))) { c, v in if case .integer(let n) = v { c.maxBodyBytes = n } },
-        Key(name: "headerTimeoutSeconds", kind: .seconds(0.05...3600)) { c, v in if case .number(let n) = v { c.headerTimeoutSeconds = n } },
-        Key(name: "idleTimeoutSeconds", kind: .seconds(0.05...86400)) { c, v in if case .number(let n) = v { c.idleTimeoutSeconds = n } },
-        Key(name: "streamStallTimeoutSeconds", kind: .seconds(0.05...3600)) { c, v in if case .number(let n) = v { c.streamStallTimeoutSeconds = n } },
-        Key(name: "shutdownGraceSeconds", kind: .seconds(0...600)) { c, v in if case .number(let n) = v { c.shutdownGraceSeconds = n } },
-        Key(name: "corsAllowedOrigins", kind: .stringList) { c, v in if case .list(let l) = v { c.corsAllowedOrigins = l } },
-        Key(name: "streamDefaultFps", kind: .integer(1...120)) { c, v in if case .integer(let n) = v { c.streamDefaultFps = n } },
-        Key(name: "streamRetryMilliseconds", kind: .integer(0...3_600_000)) { c, v in if case .integer(let n) = v { c.streamRetryMilliseconds = n } },
-        Key(name: "streamHeartbeatSeconds", kind: .seconds(0.1...3600)) { c, v in if case .number(let n) = v { c.streamHeartbeatSeconds = n } },
-        Key(name: "maxSessions", kind: .integer(1...10_000_000)) { c, v in if case .integer(let n) = v { c.maxSessions = n } },
-        Key(name: "sessionTtlSeconds", kind: .seconds(1...31_536_000)) { c, v in if case .number(let n) = v { c.sessionTtlSeconds = n } },
-        Key(name: "maxEventsPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxEventsPerSession = n } },
-        Key(name: "maxViewersPerSession", kind: .integer(1...1_000_000)) { c, v in if case .integer(let n) = v { c.maxViewersPerSession = n } },
-        Key(name: "journalCompactBytes", kind: .integer(4096...(1 << 40))) { c, v in if case .integer(let n) = v { c.journalCompactBytes = n } },
-        Key(name: "replicaName", kind: .optionalLabel) { c, v in if case .string(let s) = v { c.replicaName = s } },
+        Key(name: "host", kind: .string, flag: "--host", meaning: "listen address (numeric IPv4 or IPv6)",
+            get: { .string($0.host) }) { c, v in if case .string(let s?) = v { c.host = s } },
+        .integer("port", \.port, 0...65535, flag: "--port", "listen port"),
+        .integer("threads", \.threads, 0...256, flag: "--threads", "event loops; 0 means one per core"),
+        Key(name: "logLevel", kind: .logLevel, flag: "--log-level", meaning: "debug, info, warning, error, off",
+            get: { .level($0.logLevel) }) { c, v in if case .level(let l) = v { c.logLevel = l } },
+        .bool("accessLog", \.accessLog, "a log line per request"),
+        .optional("dataDir", \.dataDir, .optionalString, flag: "--data-dir", "where sessions are journaled; null keeps them in memory only"),
+        .integer("maxConnections", \.maxConnections, 1...1_000_000, "beyond it, new connections get 503 and close"),
+        .integer("maxBodyBytes", \.maxBodyBytes, 1024...(64 << 20), "larger request bodies get 413"),
+        .seconds("headerTimeoutSeconds", \.headerTimeoutSeconds, 0.05...3600, "a request head must arrive within this, else 408"),
+        .seconds("idleTimeoutSeconds", \.idleTimeoutSeconds, 0.05...86400, "idle keep-alive connections close after this"),
+        .seconds("streamStallTimeoutSeconds", \.streamStallTimeoutSeconds, 0.05...3600, "a client that reads nothing for this long is dropped"),
+        .seconds("shutdownGraceSeconds", \.shutdownGraceSeconds, 0...600, "how long in-flight work may take at shutdown"),
+        Key(name: "corsAllowedOrigins", kind: .stringList, flag: nil, meaning: "origins that may read (comma-separated in the environment)",
+            get: { .list($0.corsAllowedOrigins) }) { c, v in if case .list(let l) = v { c.corsAllowedOrigins = l } },
+        .integer("streamDefaultFps", \.streamDefaultFps, 1...120, "fps of streams and batches when not given"),
+        .integer("streamRetryMilliseconds", \.streamRetryMilliseconds, 0...3_600_000, "the `retry:` a stream sends first"),
+        .seconds("streamHeartbeatSeconds", \.streamHeartbeatSeconds, 0.1...3600, "a comment line this often keeps proxies awake"),
+        .integer("maxSessions", \.maxSessions, 1...10_000_000, "live sessions; beyond, `POST /sessions` gets 503"),
+        .seconds("sessionTtlSeconds", \.sessionTtlSeconds, 1...31_536_000, "a session without activity for this long expires (410)"),
+        .integer("maxEventsPerSession", \.maxEventsPerSession, 1...1_000_000, "beyond, events get 429"),
+        .integer("maxViewersPerSession", \.maxViewersPerSession, 1...1_000_000, "beyond, new viewers get 503"),
+        .integer("journalCompactBytes", \.journalCompactBytes, 4096...(1 << 40),
+                 "the session journal is compacted while running from this size (or twice its last compacted size) on"),
+        .optional("replicaName", \.replicaName, .optionalLabel,
+                  "this replica's name (a DNS label, e.g. the pod's); session ids start with it and a dot, so a load balancer can route each session to its replica (docs/DEPLOY.md); a session request for another replica's id gets 421"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
@@ -236,34 +276,61 @@ extension ServiceConfiguration {
     public func json() -> [UInt8] {
         var w = LoaderEngine.JSONWriter(capacity: 1024)
         w.beginObject()
-        w.field("host", host)
-        w.field("port", port)
-        w.field("threads", threads)
-        w.field("logLevel", logLevel.rawValue)
-        w.field("accessLog", accessLog)
-        w.key("dataDir")
-        if let dataDir { w.value(dataDir) } else { w.null() }
-        w.field("maxConnections", maxConnections)
-        w.field("maxBodyBytes", maxBodyBytes)
-        w.field("headerTimeoutSeconds", headerTimeoutSeconds)
-        w.field("idleTimeoutSeconds", idleTimeoutSeconds)
-        w.field("streamStallTimeoutSeconds", streamStallTimeoutSeconds)
-        w.field("shutdownGraceSeconds", shutdownGraceSeconds)
-        w.key("corsAllowedOrigins")
-        w.beginArray()
-        for origin in corsAllowedOrigins { w.value(origin) }
-        w.endArray()
-        w.field("streamDefaultFps", streamDefaultFps)
-        w.field("streamRetryMilliseconds", streamRetryMilliseconds)
-        w.field("streamHeartbeatSeconds", streamHeartbeatSeconds)
-        w.field("maxSessions", maxSessions)
-        w.field("sessionTtlSeconds", sessionTtlSeconds)
-        w.field("maxEventsPerSession", maxEventsPerSession)
-        w.field("maxViewersPerSession", maxViewersPerSession)
-        w.field("journalCompactBytes", journalCompactBytes)
-        if let replicaName { w.field("replicaName", replicaName) } else { w.key("replicaName"); w.null() }
+        for key in Self.keys {
+            w.key(key.name)
+            Self.write(key.get(self), &w)
+        }
         w.endObject()
         return w.bytes
+    }
+
+    static func write(_ value: Key.Value, _ w: inout LoaderEngine.JSONWriter) {
+        switch value {
+        case .string(let s?): w.value(s)
+        case .string(nil): w.null()
+        case .bool(let b): w.value(b)
+        case .integer(let n): w.value(n)
+        case .number(let n): w.value(n)
+        case .level(let l): w.value(l.rawValue)
+        case .list(let items):
+            w.beginArray()
+            for item in items { w.value(item) }
+            w.endArray()
+        }
+    }
+
+    /// The README's table of settings, with the embedded defaults.
+    static func markdownTable() -> String {
+        let defaults = embeddedDefault()
+        var out = "| key | environment | flag | default | meaning |\n|---|---|---|---|---|\n"
+        for key in keys {
+            var w = LoaderEngine.JSONWriter(capacity: 64)
+            write(key.get(defaults), &w)
+            var value = String(decoding: w.bytes, as: UTF8.self)
+            if case .string(let s?) = key.get(defaults) { value = s }
+            if case .level(let l) = key.get(defaults) { value = l.rawValue }
+            out += "| \(key.name) | \(key.environmentName) |\(key.flag.map { " \($0) " } ?? " ")| \(value) | \(key.meaning) |\n"
+        }
+        return out
+    }
+
+    /// The flags' lines of `--help`.
+    static func flagHelp() -> String {
+        let defaults = embeddedDefault()
+        var out = ""
+        for key in keys {
+            guard let flag = key.flag else { continue }
+            var value = ""
+            switch key.get(defaults) {
+            case .string(let s): value = s ?? "none"
+            case .integer(let n): value = String(n)
+            case .level(let l): value = l.rawValue
+            default: break
+            }
+            let left = "  \(flag) \(key.name.uppercased())"
+            out += left + String(repeating: " ", count: max(1, 26 - left.count)) + "\(key.meaning) (default \(value)); also \(key.environmentName)\n"
+        }
+        return out
     }
 }
 

@@ -101,3 +101,22 @@ struct ConfigurationTests {
         return (status >> 8) & 0xFF
     }
 }
+
+/// The README's table of settings is the one the key table makes.
+struct ConfigurationDocsTests {
+    @Test func theReadmeTableMatchesTheKeys() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let readme = String(decoding: try Data(contentsOf: here.appendingPathComponent("../../README.md").standardized), as: UTF8.self)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("| key | environment | flag | default | meaning |") }) else {
+            Issue.record("README.md has no table of settings")
+            return
+        }
+        let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n") + "\n"
+        #expect(table == ServiceConfiguration.markdownTable(), "README.md's table differs; paste ServiceConfiguration.markdownTable()")
+        // Every flag is in --help, with its variable.
+        for key in ServiceConfiguration.keys where key.flag != nil {
+            #expect(usage.contains(key.flag!) && usage.contains(key.environmentName))
+        }
+    }
+}
