@@ -21,30 +21,12 @@ final class Connection: Selectable, StreamSink {
     private var output = OutputQueue()
     var queuedBytes: Int { output.bytes }
 
-    /// Where the connection is in its life: one value, never a set of flags.
-    private enum State {
-        /// Taking requests; those answered at once are answered.
-        case open
-        /// A request waits for its deferred answer; with `thenClose`, the
-        /// connection closes once that answer is written.
-        case awaitingAnswer(thenClose: Bool)
-        /// A streamed answer is being written; `ending`: it has finished,
-        /// and the connection closes once what is queued is written.
-        case streaming(StreamWriter, ending: Bool)
-        /// No more requests: the connection closes once its output is written.
-        case closing
-        case closed
-    }
-    private var state = State.open
-
-    /// Whether the socket is read: yes, not now (requests wait behind an
-    /// answer or full output), or never again (the client half-closed).
-    private enum Input { case reading, paused, ended }
-    private var input = Input.reading
+    private var state = ConnectionState.open
+    private var input = ConnectionInput.reading
 
     /// The epoll events registered now (changed only when they must).
     private var registeredEvents: UInt32 = CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP
-    var isClosed: Bool { if case .closed = state { return true } else { return false } }
+    var isClosed: Bool { state.isClosed }
 
     /// When the request now arriving began (header timeout), if one has.
     private var requestStartedAt: UInt64?
@@ -290,7 +272,7 @@ final class Connection: Selectable, StreamSink {
             close()
             return
         }
-        if output.isEmpty && (closesWhenWritten || input == .ended && isIdle) {
+        if output.isEmpty && (state.closesWhenWritten || input == .ended && isIdle) {
             close()
             return
         }
@@ -300,14 +282,6 @@ final class Connection: Selectable, StreamSink {
             if isClosed { return }
         }
         updateInterest()
-    }
-
-    /// Whether the connection closes once its output is written.
-    private var closesWhenWritten: Bool {
-        switch state {
-        case .closing, .streaming(_, ending: true): return true
-        default: return false
-        }
     }
 
     /// One `sendmsg` over up to 64 queued chunks: bytes written, 0 when the
@@ -418,30 +392,5 @@ final class Connection: Selectable, StreamSink {
             writer.connectionClosed()
         }
         server.connectionClosed(self)
-    }
-}
-
-/// What a responder knows of the request's connection.
-public struct RequestContext {
-    /// The loop the connection runs on: for timers and streams.
-    public let loop: EventLoop
-    /// The client's address, when known.
-    public let peer: SocketAddress?
-    /// The responder's own state for this loop (`makeLoopStorage`), made
-    /// once per loop by the server: touched only on this loop.
-    public let storage: AnyObject?
-
-    public init(loop: EventLoop, peer: SocketAddress?, storage: AnyObject?) {
-        self.loop = loop
-        self.peer = peer
-        self.storage = storage
-    }
-
-    /// `storage` as the type the responder made it.
-    public func storage<T: AnyObject>(as type: T.Type) -> T {
-        loop.assertInLoop()
-        guard let storage else { preconditionFailure("the responder made no loop storage") }
-        assert(storage is T, "loop storage is \(Swift.type(of: storage)), not \(T.self)")
-        return unsafeDowncast(storage, to: T.self)
     }
 }
