@@ -40,6 +40,7 @@ struct FramesTests {
         #expect(try get(app, "/loaders/spinner/frames").status == 404)
         #expect(try get(app, "/healthz").text == #"{"status":"ok"}"#)
         #expect(try get(app, "/readyz").status == 200)
+        #expect(try get(app, "/version").text == #"{"name":"loaderd","version":"\#(LoaderService.version)"}"#)
         _ = try get(app, "/loaders/typing/frames?t=1")
         let metrics = try get(app, "/metrics")
         #expect(metrics.status == 200)

@@ -23,6 +23,17 @@ extension LoaderService {
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
         Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
         Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, cacheControl: "public, max-age=300") },
+        Endpoint(.GET, "/version", document: { _ in
+            [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: [
+                ("200", "Name and version.", #"{"type":"object","required":["name","version"],"properties":{"name":{"type":"string"},"version":{"type":"string"}}}"#),
+                ("304", "Not modified (If-None-Match).", nil),
+                ("400", "A query parameter was given; this resource takes none.", OpenAPI.ref("Error")),
+                ("406", "The Accept header excludes application/json.", OpenAPI.ref("Error")),
+            ])]
+        }) { s, r in
+            try s.requireNoQuery(r.http)
+            return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, cacheControl: "no-cache")
+        },
         Endpoint(.POST, "/sessions", document: OpenAPI.createSession) { s, r in try s.createSession(r.http) },
         Endpoint(.GET, "/sessions/{id}", document: OpenAPI.getSession) { s, r in try s.sessionState(r[parameter: "id"], r.http) },
         Endpoint(.DELETE, "/sessions/{id}", document: OpenAPI.deleteSession) { s, r in try s.deleteSession(r[parameter: "id"], r.http) },
