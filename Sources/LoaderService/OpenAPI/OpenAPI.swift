@@ -213,20 +213,18 @@ enum OpenAPI {
     }
 
     static func query(_ w: inout JSONWriter, _ name: String, _ description: String, _ schema: String) {
-        w.beginObject()
-        w.field("name", name)
-        w.field("in", "query")
-        w.field("required", false)
-        w.field("description", description)
-        w.key("schema")
-        w.rawValue(Array(schema.utf8))
-        w.endObject()
+        parameter(&w, in: "query", name, description, schema)
     }
 
     static func header(_ w: inout JSONWriter, _ name: String, _ description: String, _ schema: String) {
+        parameter(&w, in: "header", name, description, schema)
+    }
+
+    /// An optional parameter `name` in `location` (query, header).
+    static func parameter(_ w: inout JSONWriter, in location: String, _ name: String, _ description: String, _ schema: String) {
         w.beginObject()
         w.field("name", name)
-        w.field("in", "header")
+        w.field("in", location)
         w.field("required", false)
         w.field("description", description)
         w.key("schema")
