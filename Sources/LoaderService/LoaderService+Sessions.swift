@@ -26,25 +26,28 @@ extension LoaderService {
         }
         let loader: ConfiguredLoader
         do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) } catch let e as SessionError { throw ServiceError(e) }
-        let (created, ticket) = try session { () throws(SessionError) in try sessions.create(definition: definition, params: params, loader: loader) }
-        var w = JSONWriter(capacity: 160)
-        w.beginObject()
-        w.field("id", created.id)
-        w.field("token", created.token)
-        w.field("loader", created.loader)
-        w.field("createdAt", isoTimestamp(created.createdAt))
-        w.endObject()
-        let response = HTTPResponse(status: .created, headers: [
-            "Content-Type": "application/json", "Cache-Control": "no-store", "Location": "/sessions/\(created.id)",
-        ], body: w.bytes)
-        return durably(ticket, response)
+        return answer({ sessions.create(definition: definition, params: params, loader: loader, reply: $0) }) { created in
+            var w = JSONWriter(capacity: 160)
+            w.beginObject()
+            w.field("id", created.id)
+            w.field("token", created.token)
+            w.field("loader", created.loader)
+            w.field("createdAt", isoTimestamp(created.createdAt))
+            w.endObject()
+            return HTTPResponse(status: .created, headers: [
+                "Content-Type": "application/json", "Cache-Control": "no-store", "Location": "/sessions/\(created.id)",
+            ], body: w.bytes)
+        }
     }
 
     /// `GET /sessions/{id}`: loader, params, createdAt, the clock now, done, events.
     func sessionState(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         try Negotiation.requireJSON(request)
-        let s = try session { () throws(SessionError) in try sessions.snapshot(id) }
+        return answer({ sessions.snapshot(id, reply: $0) }) { s in Self.sessionStateJSON(s) }
+    }
+
+    static func sessionStateJSON(_ s: SessionSnapshot) -> HTTPResponse {
         let t = s.now
         var w = JSONWriter(capacity: 256 + 40 * s.events.count)
         w.beginObject()
@@ -88,19 +91,20 @@ extension LoaderService {
         }
         if stream != nil || Negotiation.wantsEventStream(request) {
             if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
-            return try sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps))
+            return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps))
         }
         if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
         try Negotiation.requireJSON(request)
-        let s = try session { () throws(SessionError) in try sessions.snapshot(id) }
-        let now = s.now
-        // A later t is not wrong, only not yet known: events may still come.
-        if let t, t > now {
-            throw ServiceError(.conflict, "not_yet", "t is later than the session's clock (\(now) s); that frame is not known yet")
+        return answer({ sessions.snapshot(id, reply: $0) }) { [t] s in
+            let now = s.now
+            // A later t is not wrong, only not yet known: events may still come.
+            if let t, t > now {
+                throw ServiceError(.conflict, "not_yet", "t is later than the session's clock (\(now) s); that frame is not known yet")
+            }
+            let frame = s.loader.frame(at: t ?? now)
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                                body: FrameEncoder.encode(frame))
         }
-        let frame = s.loader.frame(at: t ?? now)
-        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                            body: FrameEncoder.encode(frame))
     }
 
     private func time(_ item: (name: String, value: String), _ previous: Double?) throws -> Double {
@@ -108,13 +112,14 @@ extension LoaderService {
         do { return try TimeValue.parse("t", item.value) } catch { throw ServiceError(error) }
     }
 
-    private func sessionStream(_ id: String, fps: Double) throws -> HTTPResponse {
-        let snapshot = try session { () throws(SessionError) in try sessions.addViewer(id) }
+    private func sessionStream(_ id: String, fps: Double) -> HTTPResponse {
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
-        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-            let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
-            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+        return answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
+            HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
+                let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
+                FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+            }
         }
     }
 
@@ -122,42 +127,29 @@ extension LoaderService {
     func postSessionEvent(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         let token = bearerToken(request)
-        try session { () throws(SessionError) in try sessions.authorize(id, token: token) }
-        let body = try jsonBody(request, allowed: ["type"])
-        guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
-            throw ServiceError.invalid("type must be progress, finish or stop")
+        // The token first: without it, nothing about the body is told.
+        return answer({ sessions.authorize(id, token: token, reply: $0) }) { [self] _ in
+            let body = try jsonBody(request, allowed: ["type"])
+            guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
+                throw ServiceError.invalid("type must be progress, finish or stop")
+            }
+            return answer({ sessions.post(kind, to: id, token: token, reply: $0) }) { event in
+                var w = JSONWriter(capacity: 64)
+                w.beginObject()
+                w.field("type", event.kind.rawValue)
+                w.field("t", event.t)
+                w.endObject()
+                return HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
+            }
         }
-        let (event, ticket) = try session { () throws(SessionError) in try sessions.post(kind, to: id, token: token) }
-        var w = JSONWriter(capacity: 64)
-        w.beginObject()
-        w.field("type", event.kind.rawValue)
-        w.field("t", event.t)
-        w.endObject()
-        return durably(ticket, HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes))
     }
 
     /// `DELETE /sessions/{id}` with the token.
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         let token = bearerToken(request)
-        let ticket = try session { () throws(SessionError) in try sessions.delete(id, token: token) }
-        return durably(ticket, HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
-    }
-
-    /// Answers `response` once the change is on disk (500 if it cannot be
-    /// written); at once without a journal.
-    func durably(_ ticket: WriteTicket?, _ response: HTTPResponse) -> HTTPResponse {
-        guard let ticket else { return response }
-        let logger = logger
-        return .deferred { promise in
-            ticket.whenDone { ok in
-                if ok {
-                    promise.succeed(response)
-                } else {
-                    logger.log(.error, "journal write failed")
-                    promise.succeed(ServiceError(.internalServerError, "journal_failed", "the change could not be made durable").response)
-                }
-            }
+        return answer({ sessions.delete(id, token: token, reply: $0) }) { _ in
+            HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport
@@ -112,7 +113,7 @@ struct SessionTests {
         let s = try create(app, #"{"loader":"typing"}"#)
         let viewers = try (0..<6).map { _ in try app.open("/sessions/\(s.id)/frames?fps=20", ["Accept": "text/event-stream"]) }
         #expect(viewers.allSatisfy { $0.text.contains("event: frame") })
-        #expect(try app.service.sessions.snapshot(s.id).viewers == 6)
+        #expect(try (app.service.sessions as! LocalSessionStore).snapshot(s.id).viewers == 6)
         // Let a few frames pass on the streams' clock, then stop: every stream ends.
         app.advance(seconds: 0.2)
         #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 202)
@@ -126,7 +127,7 @@ struct SessionTests {
         // Started together, they were sent the same frames under the same ids.
         let common = idSets.dropFirst().reduce(idSets[0]) { $0.intersection($1) }
         #expect(common.count >= 3)
-        #expect(try app.service.sessions.snapshot(s.id).viewers == 0)
+        #expect(try (app.service.sessions as! LocalSessionStore).snapshot(s.id).viewers == 0)
     }
 
     @Test func expiry() throws {
@@ -178,6 +179,24 @@ struct SessionTests {
         #expect(ServiceError(SessionError.tooManyEvents(limit: 1)).status == .tooManyRequests)
         #expect(ServiceError(SessionError.expired(id: "x", ttlSeconds: 60)).status == .gone)
         #expect(ServiceError(SessionError.unavailable("redis away")).headers["Retry-After"] == "1")
+    }
+
+    /// A store that replies later, from another thread, as a networked one
+    /// does: every session answer is then deferred, and the same.
+    @Test func aStoreThatRepliesLaterGetsTheSameAnswers() throws {
+        let app = TestApp(sessions: LaterStore(try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off))))
+        let s = try create(app, #"{"loader":"web"}"#)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"jump"}"#).status == 400)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+        let state = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(s.id)").body))
+        #expect(state.events.map(\.type) == ["progress"])
+        #expect(try request(app, "GET", "/sessions/\(s.id)/frames").status == 200)
+        let viewer = try app.open("/sessions/\(s.id)/frames?stream=sse")
+        #expect(viewer.text.contains("event: frame"))
+        viewer.close()
+        #expect(try request(app, "DELETE", "/sessions/\(s.id)", token: s.token).status == 204)
+        #expect(try request(app, "GET", "/sessions/\(s.id)").status == 404)
     }
 
     /// Session ids name their replica, so that a load balancer can route them.
@@ -344,4 +363,31 @@ enum FileManagerLite {
         }
         for id in deleted { #expect((try? reopened.snapshot(id)) == nil) }
     }
+}
+
+/// Replies on another thread, after the call has returned.
+final class LaterStore: SessionStore, @unchecked Sendable {
+    let inner: LocalSessionStore
+    init(_ inner: LocalSessionStore) { self.inner = inner }
+
+    static func later<T: Sendable>(_ reply: @escaping SessionReply<T>) -> SessionReply<T> {
+        { result in DispatchQueue.global().async { reply(result) } }
+    }
+
+    var count: Int { inner.count }
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
+        inner.create(definition: definition, params: params, loader: loader, reply: Self.later(reply))
+    }
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        inner.post(kind, to: id, token: token, reply: Self.later(reply))
+    }
+    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: Self.later(reply)) }
+    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: Self.later(reply)) }
+    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: Self.later(reply)) }
+    func removeViewer(_ id: String) { inner.removeViewer(id) }
+    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> (bytes: [UInt8], done: Bool)? {
+        inner.sharedFrame(id, fps: fps, k: k, encode: encode)
+    }
+    func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }
 }

@@ -88,8 +88,9 @@ public final class HTTPServer: @unchecked Sendable {
             }
             let open = core.openConnections.add(1, ordering: .relaxed).newValue
             if open > configuration.maxConnections {
-                refuse(fd)
+                // Uncounted before the client can see the refusal.
                 core.openConnections.subtract(1, ordering: .relaxed)
+                refuse(fd)
                 continue
             }
             Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)

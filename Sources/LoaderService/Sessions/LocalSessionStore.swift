@@ -104,6 +104,45 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
+    // MARK: SessionStore: the operations below, replied to at once, or once
+    // their journal records are synced.
+
+    public func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader,
+                       reply: @escaping SessionReply<SessionCreated>) {
+        Self.reply(reply) { () throws(SessionError) in try create(definition: definition, params: params, loader: loader) }
+    }
+
+    public func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        Self.reply(reply) { () throws(SessionError) in try post(kind, to: id, token: token) }
+    }
+
+    public func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) {
+        Self.reply(reply) { () throws(SessionError) in (try authorize(id, token: token), nil) }
+    }
+
+    public func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) {
+        Self.reply(reply) { () throws(SessionError) in ((), try delete(id, token: token)) }
+    }
+
+    public func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        Self.reply(reply) { () throws(SessionError) in (try snapshot(id), nil) }
+    }
+
+    public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        Self.reply(reply) { () throws(SessionError) in (try addViewer(id), nil) }
+    }
+
+    /// Replies with what `operation` gives: at once, or when its ticket says the change is durable.
+    private static func reply<T: Sendable>(_ reply: @escaping SessionReply<T>, _ operation: () throws(SessionError) -> (T, WriteTicket?)) {
+        let value: T, ticket: WriteTicket?
+        do { (value, ticket) = try operation() } catch {
+            reply(.failure(error))
+            return
+        }
+        guard let ticket else { return reply(.success(value)) }
+        ticket.whenDone { ok in reply(ok ? .success(value) : .failure(.writeFailed)) }
+    }
+
     /// The journal's size, group commits and compactions, when there is one.
     public func appendMetrics(to out: inout String) {
         guard let journal else { return }
@@ -119,12 +158,13 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     // MARK: Changes
 
+    // The same operations, answered directly (the replies above, and tests).
     // Every change is journaled under the store's lock, so the journal's
     // order is the order of the changes and a compaction's snapshot (taken
     // under the same lock) leaves no change in between. The ticket (nil
     // without a journal) tells when the change is durable.
 
-    public func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(SessionError) -> (SessionCreated, WriteTicket?) {
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(SessionError) -> (SessionCreated, WriteTicket?) {
         let id = (replicaName.map { "\($0)." } ?? "") + randomToken(bytes: 16)
         let token = randomToken(bytes: 32)
         let now = wallClock()
@@ -139,7 +179,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         return (SessionCreated(id: id, token: token, loader: definition.name, createdAt: now), ticket)
     }
 
-    public func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(SessionError) -> (SessionEvent, WriteTicket?) {
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(SessionError) -> (SessionEvent, WriteTicket?) {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> (SessionEvent, WriteTicket?) in
             let session = try authorized(id, token, in: &all)
             let definition = session.definition
@@ -157,13 +197,13 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    public func authorize(_ id: String, token: String?) throws(SessionError) {
+    func authorize(_ id: String, token: String?) throws(SessionError) {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> Void in
             _ = try authorized(id, token, in: &all)
         }
     }
 
-    public func delete(_ id: String, token: String?) throws(SessionError) -> WriteTicket? {
+    func delete(_ id: String, token: String?) throws(SessionError) -> WriteTicket? {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> WriteTicket? in
             let session = try authorized(id, token, in: &all)
             all[id] = nil
@@ -206,7 +246,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     // MARK: Reads
 
-    public func snapshot(_ id: String) throws(SessionError) -> SessionSnapshot {
+    func snapshot(_ id: String) throws(SessionError) -> SessionSnapshot {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> SessionSnapshot in
             try live(id, in: &all).snapshot
         }
@@ -231,7 +271,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         return event
     }
 
-    public func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {
+    func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> SessionSnapshot in
             let s = try live(id, in: &all)
             guard s.viewers < limits.maxViewersPerSession else { throw .tooManyViewers(limit: limits.maxViewersPerSession) }

@@ -19,6 +19,9 @@ public enum SessionError: Error, Sendable, Equatable {
     case finished
     /// `params.<name>` is neither a string nor a number.
     case invalidParameter(String)
-    /// The store could not take the change (its backend failed or is away).
+    /// The change was accepted but could not be made durable: its outcome
+    /// is unknown (a failed journal write).
+    case writeFailed
+    /// The store cannot be reached (its backend is away).
     case unavailable(String)
 }

@@ -8,21 +8,27 @@ import Synchronization
 ///
 /// A store knows sessions, loaders and time, never HTTP: it fails with
 /// `SessionError`, which the API layer maps to a status.
+///
+/// Operations answer through `reply`, once, on any thread: before they
+/// return when the store knows at once (the local store's reads), later
+/// when it must wait (a journal's sync, a network store). A change is
+/// replied to with success only once it is durable. Callers are event
+/// loops: an operation never blocks.
 public protocol SessionStore: AnyObject, Sendable {
     /// Live sessions now.
     var count: Int { get }
 
     /// A new session of `definition` configured as `loader`.
-    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(SessionError) -> (SessionCreated, WriteTicket?)
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>)
     /// Records an event at the session clock now; the token must match.
-    func post(_ kind: SessionEvent.Kind, to id: String, token: String?) throws(SessionError) -> (SessionEvent, WriteTicket?)
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>)
     /// Whether `token` may write to session `id` (not found, expired, wrong token).
-    func authorize(_ id: String, token: String?) throws(SessionError)
-    func delete(_ id: String, token: String?) throws(SessionError) -> WriteTicket?
-    func snapshot(_ id: String) throws(SessionError) -> SessionSnapshot
+    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>)
+    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>)
+    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
 
     /// A viewer's stream begins (counted against the viewer limit) or ends.
-    func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
     func removeViewer(_ id: String)
     /// Frame k of a stream at `fps` (session time k/fps), encoded by
     /// `encode` once and shared by every viewer; nil once the session is
@@ -32,6 +38,9 @@ public protocol SessionStore: AnyObject, Sendable {
     /// The store's own lines for `/metrics` (Prometheus text).
     func appendMetrics(to out: inout String)
 }
+
+/// How a store answers an operation (see `SessionStore`).
+public typealias SessionReply<T> = @Sendable (Result<T, SessionError>) -> Void
 
 /// An event of a session, at seconds on the session clock.
 public struct SessionEvent: Sendable, Equatable {
