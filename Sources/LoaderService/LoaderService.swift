@@ -3,7 +3,7 @@ import LoaderEngine
 import Synchronization
 
 /// The HTTP API of loaderd: the glue between the frame engine and the
-/// server. Every request passes the middleware of `pipeline`, then the
+/// server. Every request passes the middleware (`respond`), then the
 /// router, which calls the handler of its entry in `endpoints`.
 public final class LoaderService: HTTPResponder, @unchecked Sendable {
     public let configuration: ServiceConfiguration
@@ -20,15 +20,6 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let animations = Mutex(AnimationCache())
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
-
-    /// The steps every request passes, outermost first; the router is last.
-    static let pipeline: [Middleware] = [
-        { try $0.accessLog(&$1, $2) },
-        { try $0.answerCache(&$1, $2) },
-        { try $0.cors(&$1, $2) },
-        { $0.errorsAsJSON(&$1, $2) },
-        { try $0.preflight(&$1, $2) },
-    ]
 
     /// `sessions` defaults to an in-memory store with the configured limits.
     public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil,
@@ -61,18 +52,22 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         var r = ServiceRequest(http: request, context: context, caches: context.storage(as: LoopCaches.self), start: monotonicNanoseconds())
+        // The pipeline, outermost first; the router is last. Written out (not
+        // a list walked at run time) so that each step is a direct call.
         do {
-            return try run(0, &r)
+            return try accessLog(&r) { r in
+                try answerCache(&r) { r in
+                    try cors(&r) { r in
+                        errorsAsJSON(&r) { r in
+                            try preflight(&r) { r in try route(&r) }
+                        }
+                    }
+                }
+            }
         } catch {
             // errorsAsJSON answers every error; this is its backstop.
             return ServiceError(.internalServerError, "internal_error", "internal error").response
         }
-    }
-
-    /// Step `index` of the pipeline, then the rest; past the last, the router.
-    private func run(_ index: Int, _ r: inout ServiceRequest) throws -> HTTPResponse {
-        guard index < Self.pipeline.count else { return try route(&r) }
-        return try Self.pipeline[index](self, &r) { r in try run(index + 1, &r) }
     }
 
     public func errorResponse(status: HTTPStatus, message: String) -> HTTPResponse {

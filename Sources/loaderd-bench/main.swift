@@ -5,8 +5,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first ?? "engine" {
 case "engine":
     EngineBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "service":
+    ServiceBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "svg":
     SVGReport.run()
 default:
-    print("usage: loaderd-bench engine [--iterations N] | svg")
+    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | svg")
 }

@@ -9,10 +9,12 @@ public struct Router<Handler: Sendable>: Sendable {
         case parameter(String)
     }
 
+    /// A pattern and where its handler is (handlers are kept apart, so
+    /// that matching copies none of them).
     private struct Route: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
-        let handler: Handler
+        let handler: Int
     }
 
     public enum Match {
@@ -23,6 +25,7 @@ public struct Router<Handler: Sendable>: Sendable {
     }
 
     private var routes: [Route] = []
+    private var handlers: [Handler] = []
 
     public init() {}
 
@@ -32,7 +35,8 @@ public struct Router<Handler: Sendable>: Sendable {
             if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, segments: segments, handler: handlers.count))
+        handlers.append(handler)
     }
 
     public func match(method: HTTPMethod, path segments: [String]) -> Match {
@@ -40,7 +44,7 @@ public struct Router<Handler: Sendable>: Sendable {
         for route in routes {
             guard let parameters = Self.match(route.segments, segments) else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
-                return .found(route.handler, parameters: parameters)
+                return .found(handlers[route.handler], parameters: parameters)
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }

@@ -44,13 +44,13 @@ struct ServiceRequest {
 }
 
 extension LoaderService {
-    /// What runs after a middleware: the rest of the pipeline.
+    /// What runs after a middleware: the rest of the pipeline. A middleware
+    /// is a method `(inout ServiceRequest, Next) throws -> HTTPResponse` that
+    /// may answer itself, or call `next` and change what it answers.
+    /// Deferred answers are changed through `HTTPResponse.map`, so they pass
+    /// every step as immediate ones do. (`next` is not escaping: running the
+    /// pipeline allocates nothing.)
     typealias Next = (inout ServiceRequest) throws -> HTTPResponse
-    /// One step of the pipeline: may answer itself, or call `next` and
-    /// change what it answers. Deferred answers are changed through
-    /// `HTTPResponse.map`, so they pass every step as immediate ones do.
-    /// (`next` is not escaping: running the pipeline allocates nothing.)
-    typealias Middleware = @Sendable (LoaderService, inout ServiceRequest, Next) throws -> HTTPResponse
 }
 
 /// Per event loop, touched only on that loop: caches the server keeps for

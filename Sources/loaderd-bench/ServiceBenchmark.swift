@@ -1,0 +1,39 @@
+import HTTPServer
+import LoaderEngine
+import LoaderService
+
+/// The service's own cost per request, with no socket: requests handed to
+/// `respond` on one loop, as the server does after parsing. Two kinds: a new
+/// `t` every time (parsed, computed, encoded, cached) and the same frame
+/// again (answered from the loop's cache).
+enum ServiceBenchmark {
+    static func run(arguments: [String]) {
+        var iterations = 200_000
+        if let i = arguments.firstIndex(of: "--iterations"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) { iterations = n }
+        var configuration = ServiceConfiguration.embeddedDefault()
+        configuration.accessLog = false
+        configuration.logLevel = .off
+        let service = LoaderService(configuration: configuration, logger: Logger(level: .off))
+        let loop = EventLoop.embedded()
+        let context = RequestContext(loop: loop, peer: nil, storage: service.makeLoopStorage(for: loop))
+        // More distinct times than the answer cache holds: each is computed.
+        let newT = (0..<50_000).map { try! HTTPRequest(method: .GET, target: "/loaders/typing/frames?t=\(Double($0) / 1000 + 0.0005)") }
+        let same = try! HTTPRequest(method: .GET, target: "/loaders/typing/frames?t=0.5")
+        for (name, requests) in [("new t each request", newT), ("the same frame (answer cache)", [same])] {
+            var bytes = 0
+            for request in requests.prefix(1000) { bytes &+= size(service.respond(to: request, context: context)) }  // warm
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = monotonicNanoseconds()
+                for i in 0..<iterations / 5 { bytes &+= size(service.respond(to: requests[i % requests.count], context: context)) }
+                best = min(best, Double(monotonicNanoseconds() - start) / Double(iterations / 5))
+            }
+            print("service \(name): \(String(Int(best.rounded()))) ns per request (best of 5 × \(iterations / 5); \(bytes % 10) )")
+        }
+    }
+
+    private static func size(_ response: HTTPResponse) -> Int {
+        if case .bytes(let b) = response.body { return b.count }
+        return 0
+    }
+}
