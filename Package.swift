@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         // epoll and eventfd headers for Swift (not in the toolchain's Glibc module).
         .target(name: "CLinux"),
+        // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
+        .target(name: "Redis"),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
         .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer"]),
         // The executable: flags, config file, signals.
@@ -32,6 +34,7 @@ let package = Package(
         // A blocking socket client and polling helpers shared by the live tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
         .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

@@ -1,0 +1,63 @@
+import Testing
+@testable import Redis
+
+struct RESPTests {
+    func parse(_ text: String, limits: RESPLimits = RESPLimits()) throws(RESPError) -> (RESPValue, Int)? {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { (b) throws(RESPError) -> (RESPValue, Int)? in
+            guard let r = try RESPParser(limits: limits).next(b) else { return nil }
+            return (r.value, r.consumed)
+        }
+    }
+
+    @Test(arguments: [
+        ("+OK\r\n", RESPValue.simple("OK")),
+        ("-ERR unknown command\r\n", .error("ERR unknown command")),
+        (":-42\r\n", .integer(-42)),
+        ("$5\r\nhel\r\n\r\n", .bulk(Array("hel\r\n".utf8))),
+        ("$0\r\n\r\n", .bulk([])),
+        ("$-1\r\n", .bulk(nil)),
+        ("*-1\r\n", .array(nil)),
+        ("*0\r\n", .array([])),
+        ("*2\r\n*1\r\n:1\r\n$1\r\nx\r\n", .array([.array([.integer(1)]), .bulk([UInt8(ascii: "x")])])),
+    ])
+    func repliesWholeAndInEveryPrefix(_ text: String, _ expected: RESPValue) throws {
+        let r = try #require(try parse(text))
+        #expect(r.0 == expected && r.1 == text.utf8.count)
+        // Every proper prefix is "not yet".
+        let bytes = Array(text.utf8)
+        for n in 0..<bytes.count {
+            let prefix = String(decoding: bytes[..<n], as: UTF8.self)
+            #expect(try parse(prefix) == nil, "\(n) bytes")
+        }
+        // What follows is left for the next reply.
+        #expect(try parse(text + "+NEXT\r\n")?.1 == text.utf8.count)
+        var out: [UInt8] = []
+        RESP.encode(expected, to: &out)
+        #expect(out == bytes)
+    }
+
+    @Test(arguments: [
+        "?1\r\n", ":12a\r\n", ":\r\n", "$-2\r\n", "$3\r\nabcXY", "+a\rb\r\n", "+a\nb\r\n", "*-5\r\n", ":1234567890123456789\r\n",
+    ])
+    func brokenRepliesAreErrors(_ text: String) {
+        #expect(throws: RESPError.self) { try parse(text) }
+    }
+
+    @Test func limitsBoundWhatAReplyMayHold() {
+        var limits = RESPLimits()
+        limits.maxBulkBytes = 4
+        limits.maxArrayCount = 2
+        limits.maxDepth = 2
+        limits.maxLineBytes = 8
+        #expect(throws: RESPError.self) { try parse("$5\r\n", limits: limits) }
+        #expect(throws: RESPError.self) { try parse("*3\r\n", limits: limits) }
+        #expect(throws: RESPError.self) { try parse("*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n", limits: limits) }
+        // A line that never ends is refused once it passes the limit, not buffered for ever.
+        #expect(throws: RESPError.self) { try parse("+" + String(repeating: "a", count: 20), limits: limits) }
+    }
+
+    @Test func commandsAreArraysOfBulkStrings() {
+        #expect(RESP.command(["SET", "k", "välue"]) == Array("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$6\r\nvälue\r\n".utf8))
+    }
+}
