@@ -17,7 +17,7 @@ let package = Package(
         // epoll and eventfd headers for Swift (not in the toolchain's Glibc module).
         .target(name: "CLinux"),
         // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
-        .target(name: "Redis"),
+        .target(name: "Redis", dependencies: ["HTTPServer", "CLinux"]),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
         .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer"]),
         // The executable: flags, config file, signals.
@@ -34,7 +34,7 @@ let package = Package(
         // A blocking socket client and polling helpers shared by the live tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
-        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "HTTPServer"]),
         .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

@@ -3,7 +3,7 @@ import CLinux
 import Synchronization
 
 /// Something registered with an event loop's epoll set.
-protocol Selectable: AnyObject {
+package protocol Selectable: AnyObject {
     /// Called on the loop thread with the ready epoll events.
     func handle(events: UInt32)
 }
@@ -89,7 +89,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Registration (loop thread)
 
-    func register(_ fd: Int32, _ handler: Selectable, events: UInt32) throws -> Registration {
+    package func register(_ fd: Int32, _ handler: Selectable, events: UInt32) throws -> Registration {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -113,14 +113,14 @@ public final class EventLoop: @unchecked Sendable {
         return registration
     }
 
-    func modify(_ registration: Registration, events: UInt32) {
+    package func modify(_ registration: Registration, events: UInt32) {
         var event = epoll_event()
         event.events = events
         event.data.u64 = registration.token
         _ = epoll_ctl(epoll, EPOLL_CTL_MOD, registration.fd, &event)
     }
 
-    func deregister(_ registration: Registration) {
+    package func deregister(_ registration: Registration) {
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, registration.fd, nil)
         guard registration.slot < slots.count, generations[registration.slot] == registration.generation else { return }
         generations[registration.slot] &+= 1  // events already fetched for this slot are now stale
@@ -143,6 +143,19 @@ public final class EventLoop: @unchecked Sendable {
             throw SystemError("pthread_create", errno: rc)
         }
         thread = t
+    }
+
+    /// A loop on a thread of its own, outside any server (a client's).
+    public static func started(index: Int = 0) throws -> EventLoop {
+        let loop = try EventLoop(index: index)
+        try loop.start()
+        return loop
+    }
+
+    /// Stops the loop and waits for its thread (not from the loop itself).
+    public func stopAndJoin() {
+        stop()
+        join()
     }
 
     /// Asks the loop to exit after this iteration (from any thread).
@@ -272,7 +285,7 @@ extension EventLoop {
 
 /// An fd's place in a loop's epoll set. The token carries a generation so
 /// that an event for a closed descriptor never reaches its slot's next owner.
-struct Registration {
+package struct Registration {
     let fd: Int32
     let slot: Int
     let generation: UInt32

@@ -1,0 +1,67 @@
+/// Where a Redis server is: `redis://[user:password@]host:port[/db]`.
+public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var user: String?
+    public var password: String?
+    public var database: Int
+
+    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database
+    }
+
+    /// Parses the URL; the message of a failure says what is accepted.
+    public init(parsing text: String) throws(RedisError) {
+        let form = "redis://[user:password@]host:port[/db]"
+        guard text.hasPrefix("redis://") else { throw .invalidURL("\(text) is not \(form)") }
+        var rest = Substring(text.dropFirst("redis://".count))
+        var database = 0
+        if let slash = rest.firstIndex(of: "/") {
+            let db = rest[rest.index(after: slash)...]
+            guard let n = Int(db), n >= 0, n < 1 << 16 else { throw .invalidURL("the database in \(text) must be a number: \(form)") }
+            database = n
+            rest = rest[..<slash]
+        }
+        var user: String?, password: String?
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            if let colon = credentials.firstIndex(of: ":") {
+                user = credentials[..<colon].isEmpty ? nil : String(credentials[..<colon])
+                password = String(credentials[credentials.index(after: colon)...])
+            } else {
+                password = String(credentials)
+            }
+        }
+        // host:port, where an IPv6 host is in brackets.
+        guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]), (1...65535).contains(port) else {
+            throw .invalidURL("\(text) needs a port from 1 to 65535: \(form)")
+        }
+        var host = String(rest[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw .invalidURL("\(text) needs a host: \(form)") }
+        self.init(host: host, port: port, user: user, password: password, database: database)
+    }
+
+    /// The URL without its password.
+    public var description: String {
+        let credentials = password == nil ? "" : "\(user ?? ""):***@"
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "redis://\(credentials)\(h):\(port)" + (database == 0 ? "" : "/\(database)")
+    }
+}
+
+/// Why a Redis command got no reply of its own.
+public enum RedisError: Error, Sendable, Equatable {
+    /// Not connected (connecting, or waiting to reconnect), or the
+    /// connection was lost before the reply came: the outcome of a write
+    /// in flight is unknown.
+    case unavailable(String)
+    /// The server answered with an error reply (`-ERR …`).
+    case reply(String)
+    case invalidURL(String)
+}

@@ -1,0 +1,103 @@
+import Dispatch
+import Glibc
+import HTTPServer
+import Synchronization
+import Testing
+@testable import Redis
+
+/// Against a real redis-server: each test starts its own.
+@Suite(.serialized, .enabled(if: RedisServerProcess.available, "needs redis-server (apt-get install redis-server; .ci/run installs it)"))
+struct RedisConnectionTests {
+    /// The loop runs on its own thread, as the server's do.
+    static func loop() throws -> EventLoop {
+        let loop = try EventLoop.started()
+        return loop
+    }
+
+    /// Sends `parts` and waits (with a deadline) for the reply.
+    func call(_ c: RedisConnection, _ parts: [String]) -> Result<RESPValue, RedisError>? {
+        let box = Mutex<Result<RESPValue, RedisError>?>(nil)
+        c.send(parts) { r in box.withLock { $0 = r } }
+        let deadline = monotonicNanoseconds() + 5_000_000_000
+        while monotonicNanoseconds() < deadline {
+            if let r = box.withLock({ $0 }) { return r }
+            usleep(1_000)
+        }
+        return nil
+    }
+
+    func waitConnected(_ c: RedisConnection, _ expected: Bool = true) -> Bool {
+        let deadline = monotonicNanoseconds() + 5_000_000_000
+        while monotonicNanoseconds() < deadline {
+            if c.isConnected == expected { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    @Test func commandsPipelineAndRepliesComeInOrder() throws {
+        let redis = try RedisServerProcess()
+        let loop = try Self.loop()
+        defer { loop.stopAndJoin() }
+        let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+        #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+        // 1,000 commands at once, without waiting: each reply to its own command.
+        let got = Mutex<[Int: RESPValue]>([:])
+        for i in 0..<1000 { c.send(["SET", "k\(i)", "v\(i)"]) { _ in } }
+        for i in 0..<1000 { c.send(["GET", "k\(i)"]) { r in if case .success(let v) = r { got.withLock { $0[i] = v } } } }
+        #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+        let values = got.withLock { $0 }
+        #expect(values.count == 1000 && (0..<1000).allSatisfy { values[$0] == .bulk(Array("v\($0)".utf8)) })
+        // An error reply is the command's, and the connection goes on.
+        if case .failure(.reply(let message))? = call(c, ["INCR", "k1"]) { #expect(message.hasPrefix("ERR")) } else { Issue.record("no error reply") }
+        #expect(call(c, ["EVAL", "return redis.call('GET', KEYS[1])", "1", "k7"]) == .success(.bulk(Array("v7".utf8))))
+        c.close()
+    }
+
+    /// Redis goes away: commands fail at once (never held), and the
+    /// connection comes back by itself once Redis is back, with no restart.
+    @Test func commandsFailAtOnceWhileRedisIsAwayAndTheConnectionComesBack() throws {
+        let redis = try RedisServerProcess()
+        let loop = try Self.loop()
+        defer { loop.stopAndJoin() }
+        let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+        #expect(call(c, ["SET", "durable", "yes"]) == .success(.simple("OK")))
+        redis.stop(signal: SIGKILL)
+        #expect(waitConnected(c, false))
+        let started = monotonicNanoseconds()
+        guard case .failure(.unavailable)? = call(c, ["GET", "durable"]) else { Issue.record("not unavailable"); return }
+        #expect(monotonicNanoseconds() - started < 1_000_000_000)
+        try redis.start()
+        #expect(waitConnected(c))
+        // Acknowledged before the kill, so in the append-only file.
+        #expect(call(c, ["GET", "durable"]) == .success(.bulk(Array("yes".utf8))))
+        c.close()
+    }
+
+    @Test func aWrongPasswordIsTheConnectionsFailure() throws {
+        let redis = try RedisServerProcess()
+        let loop = try Self.loop()
+        defer { loop.stopAndJoin() }
+        let admin = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+        #expect(call(admin, ["CONFIG", "SET", "requirepass", "s3cret"]) == .success(.simple("OK")))
+        admin.close()
+        let good = RedisConnection(url: try RedisURL(parsing: "redis://:s3cret@127.0.0.1:\(redis.port)/2"), loop: loop)
+        #expect(call(good, ["SET", "in-db-2", "1"]) == .success(.simple("OK")))
+        let bad = RedisConnection(url: try RedisURL(parsing: "redis://:wrong@127.0.0.1:\(redis.port)"), loop: loop)
+        guard case .failure(.unavailable)? = call(bad, ["PING"]) else { Issue.record("a wrong password answered"); return }
+        good.close()
+        bad.close()
+    }
+}
+
+struct RedisURLTests {
+    @Test func urls() throws {
+        let u = try RedisURL(parsing: "redis://app:pw@redis.default.svc:6380/3")
+        #expect(u == RedisURL(host: "redis.default.svc", port: 6380, user: "app", password: "pw", database: 3))
+        #expect(u.description == "redis://app:***@redis.default.svc:6380/3")
+        #expect(try RedisURL(parsing: "redis://[::1]:6379").host == "::1")
+        for bad in ["http://x:1", "redis://x", "redis://x:0", "redis://:6379", "redis://x:1/a"] {
+            #expect(throws: RedisError.self) { try RedisURL(parsing: bad) }
+        }
+    }
+}

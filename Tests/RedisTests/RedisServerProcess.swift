@@ -1,0 +1,71 @@
+import Glibc
+import HTTPServer
+
+/// A real `redis-server` (Debian's, installed by `.ci/run`) for one test: a
+/// free port on 127.0.0.1, its own directory, the append-only file on.
+/// Tests that need one are skipped where no `redis-server` is installed.
+final class RedisServerProcess {
+    static let binary: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { access($0, X_OK) == 0 }
+    static var available: Bool { binary != nil }
+
+    let port: Int
+    let directory: String
+    private(set) var pid: pid_t = 0
+
+    init() throws {
+        port = Self.freePort()
+        directory = "/tmp/loaderd-redis-\(getpid())-\(port)"
+        mkdir(directory, 0o700)
+        try start()
+    }
+
+    deinit {
+        stop(signal: SIGKILL)
+        _ = system("rm -rf '\(directory)'")
+    }
+
+    var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Starts it (again, on the same directory) and waits until it answers.
+    func start() throws {
+        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--appendonly", "yes",
+                         "--appendfsync", "always", "--save", "", "--daemonize", "no", "--logfile", directory + "/log"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let argv = ([Self.binary!] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, Self.binary!, &actions, nil, argv, environ) == 0 else { throw SystemError("posix_spawn redis-server") }
+        // Ready when it accepts a connection (polled, with a deadline).
+        let deadline = monotonicNanoseconds() + 5_000_000_000
+        while monotonicNanoseconds() < deadline {
+            let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(s) }
+            if (try? SocketAddress(host: "127.0.0.1", port: port))?.connect(s) == true { return }
+            usleep(5_000)
+        }
+        throw SystemError("redis-server did not start", errno: ETIMEDOUT)
+    }
+
+    func stop(signal: Int32) {
+        guard pid > 0 else { return }
+        kill(pid, signal)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        pid = 0
+    }
+
+    static func freePort() -> Int {
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(s) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
