@@ -54,7 +54,7 @@ extension LoaderService {
         w.field("id", s.id)
         w.field("loader", s.loader.name)
         w.key("params")
-        Record.writeParams(s.params, &w)
+        SessionParams.write(s.params, &w)
         w.field("createdAt", isoTimestamp(s.createdAt))
         w.field("t", t)
         w.field("done", s.loader.frame(at: t).done)

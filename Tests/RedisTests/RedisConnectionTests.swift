@@ -8,10 +8,13 @@ import Testing
 /// Against a real redis-server: each test starts its own.
 @Suite(.serialized, .enabled(if: RedisServerProcess.available, "needs redis-server (apt-get install redis-server; .ci/run installs it)"))
 struct RedisConnectionTests {
-    /// The loop runs on its own thread, as the server's do.
-    static func loop() throws -> EventLoop {
+    /// A fresh redis-server and a loop on its own thread (as the server's
+    /// are), for the length of `body`.
+    func withRedis(_ body: (RedisServerProcess, EventLoop) throws -> Void) throws {
+        let redis = try RedisServerProcess()
         let loop = try EventLoop.started()
-        return loop
+        defer { loop.stopAndJoin() }
+        try body(redis, loop)
     }
 
     /// Sends `parts` and waits (with a deadline) for the reply.
@@ -36,57 +39,54 @@ struct RedisConnectionTests {
     }
 
     @Test func commandsPipelineAndRepliesComeInOrder() throws {
-        let redis = try RedisServerProcess()
-        let loop = try Self.loop()
-        defer { loop.stopAndJoin() }
-        let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
-        #expect(call(c, ["PING"]) == .success(.simple("PONG")))
-        // 1,000 commands at once, without waiting: each reply to its own command.
-        let got = Mutex<[Int: RESPValue]>([:])
-        for i in 0..<1000 { c.send(["SET", "k\(i)", "v\(i)"]) { _ in } }
-        for i in 0..<1000 { c.send(["GET", "k\(i)"]) { r in if case .success(let v) = r { got.withLock { $0[i] = v } } } }
-        #expect(call(c, ["PING"]) == .success(.simple("PONG")))
-        let values = got.withLock { $0 }
-        #expect(values.count == 1000 && (0..<1000).allSatisfy { values[$0] == .bulk(Array("v\($0)".utf8)) })
-        // An error reply is the command's, and the connection goes on.
-        if case .failure(.reply(let message))? = call(c, ["INCR", "k1"]) { #expect(message.hasPrefix("ERR")) } else { Issue.record("no error reply") }
-        #expect(call(c, ["EVAL", "return redis.call('GET', KEYS[1])", "1", "k7"]) == .success(.bulk(Array("v7".utf8))))
-        c.close()
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+            #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+            // 1,000 commands at once, without waiting: each reply to its own command.
+            let got = Mutex<[Int: RESPValue]>([:])
+            for i in 0..<1000 { c.send(["SET", "k\(i)", "v\(i)"]) { _ in } }
+            for i in 0..<1000 { c.send(["GET", "k\(i)"]) { r in if case .success(let v) = r { got.withLock { $0[i] = v } } } }
+            #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+            let values = got.withLock { $0 }
+            #expect(values.count == 1000 && (0..<1000).allSatisfy { values[$0] == .bulk(Array("v\($0)".utf8)) })
+            // An error reply is the command's, and the connection goes on.
+            if case .failure(.reply(let message))? = call(c, ["INCR", "k1"]) { #expect(message.hasPrefix("ERR")) } else { Issue.record("no error reply") }
+            #expect(call(c, ["EVAL", "return redis.call('GET', KEYS[1])", "1", "k7"]) == .success(.bulk(Array("v7".utf8))))
+            c.close()
+        }
     }
 
     /// Redis goes away: commands fail at once (never held), and the
     /// connection comes back by itself once Redis is back, with no restart.
     @Test func commandsFailAtOnceWhileRedisIsAwayAndTheConnectionComesBack() throws {
-        let redis = try RedisServerProcess()
-        let loop = try Self.loop()
-        defer { loop.stopAndJoin() }
-        let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
-        #expect(call(c, ["SET", "durable", "yes"]) == .success(.simple("OK")))
-        redis.stop(signal: SIGKILL)
-        #expect(waitConnected(c, false))
-        let started = monotonicNanoseconds()
-        guard case .failure(.unavailable)? = call(c, ["GET", "durable"]) else { Issue.record("not unavailable"); return }
-        #expect(monotonicNanoseconds() - started < 1_000_000_000)
-        try redis.start()
-        #expect(waitConnected(c))
-        // Acknowledged before the kill, so in the append-only file.
-        #expect(call(c, ["GET", "durable"]) == .success(.bulk(Array("yes".utf8))))
-        c.close()
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+            #expect(call(c, ["SET", "durable", "yes"]) == .success(.simple("OK")))
+            redis.stop(signal: SIGKILL)
+            #expect(waitConnected(c, false))
+            let started = monotonicNanoseconds()
+            guard case .failure(.unavailable)? = call(c, ["GET", "durable"]) else { Issue.record("not unavailable"); return }
+            #expect(monotonicNanoseconds() - started < 1_000_000_000)
+            try redis.start()
+            #expect(waitConnected(c))
+            // Acknowledged before the kill, so in the append-only file.
+            #expect(call(c, ["GET", "durable"]) == .success(.bulk(Array("yes".utf8))))
+            c.close()
+        }
     }
 
     @Test func aWrongPasswordIsTheConnectionsFailure() throws {
-        let redis = try RedisServerProcess()
-        let loop = try Self.loop()
-        defer { loop.stopAndJoin() }
-        let admin = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
-        #expect(call(admin, ["CONFIG", "SET", "requirepass", "s3cret"]) == .success(.simple("OK")))
-        admin.close()
-        let good = RedisConnection(url: try RedisURL(parsing: "redis://:s3cret@127.0.0.1:\(redis.port)/2"), loop: loop)
-        #expect(call(good, ["SET", "in-db-2", "1"]) == .success(.simple("OK")))
-        let bad = RedisConnection(url: try RedisURL(parsing: "redis://:wrong@127.0.0.1:\(redis.port)"), loop: loop)
-        guard case .failure(.unavailable)? = call(bad, ["PING"]) else { Issue.record("a wrong password answered"); return }
-        good.close()
-        bad.close()
+        try withRedis { redis, loop in
+            let admin = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+            #expect(call(admin, ["CONFIG", "SET", "requirepass", "s3cret"]) == .success(.simple("OK")))
+            admin.close()
+            let good = RedisConnection(url: try RedisURL(parsing: "redis://:s3cret@127.0.0.1:\(redis.port)/2"), loop: loop)
+            #expect(call(good, ["SET", "in-db-2", "1"]) == .success(.simple("OK")))
+            let bad = RedisConnection(url: try RedisURL(parsing: "redis://:wrong@127.0.0.1:\(redis.port)"), loop: loop)
+            guard case .failure(.unavailable)? = call(bad, ["PING"]) else { Issue.record("a wrong password answered"); return }
+            good.close()
+            bad.close()
+        }
     }
 }
 

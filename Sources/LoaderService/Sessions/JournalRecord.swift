@@ -20,7 +20,7 @@ enum Record {
         w.field("token", String(decoding: s.token, as: UTF8.self))
         w.field("loader", s.loader)
         w.key("params")
-        writeParams(s.params, &w)
+        SessionParams.write(s.params, &w)
         w.field("createdAt", s.createdAt)
         w.endObject()
         return w.bytes
@@ -70,19 +70,5 @@ enum Record {
             return false
         }
         return true
-    }
-
-    static func writeParams(_ params: [(String, JSONValue)], _ w: inout JSONWriter) {
-        w.beginObject()
-        for (name, value) in params {
-            w.key(name)
-            switch value {
-            case .string(let s): w.value(s)
-            case .number(let n): w.value(n)
-            case .bool(let b): w.value(b)
-            default: w.null()
-            }
-        }
-        w.endObject()
     }
 }

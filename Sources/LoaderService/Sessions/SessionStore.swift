@@ -137,4 +137,19 @@ enum SessionParams {
             }
         }
     }
+
+    /// `params` as a JSON object (the journal's records, the session's state).
+    static func write(_ params: [(String, JSONValue)], _ w: inout JSONWriter) {
+        w.beginObject()
+        for (name, value) in params {
+            w.key(name)
+            switch value {
+            case .string(let s): w.value(s)
+            case .number(let n): w.value(n)
+            case .bool(let b): w.value(b)
+            default: w.null()
+            }
+        }
+        w.endObject()
+    }
 }
