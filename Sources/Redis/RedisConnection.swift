@@ -12,8 +12,14 @@ import Synchronization
 /// `.unavailable`, never held: a caller answers 503 instead of waiting.
 /// Commands sent while the first connection is being made wait for it, up
 /// to `connectTimeout`. Replies are delivered on the loop's thread.
+///
+/// A subscriber connection (with `onMessage`) also takes the messages of
+/// the channels it subscribes to. Subscribe to one channel a command, so
+/// that each command has one reply; subscriptions end with the connection,
+/// and `onConnect` is the place to make them again.
 public final class RedisConnection: Selectable, @unchecked Sendable {
     public typealias Reply = @Sendable (Result<RESPValue, RedisError>) -> Void
+    public typealias Message = @Sendable (_ channel: String, _ payload: [UInt8]) -> Void
 
     public let loop: EventLoop
     public let url: RedisURL
@@ -43,10 +49,16 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     private var timer: TimerHandle?
     private let connected = Atomic<Bool>(false)
 
-    /// Connects on `loop` (at once, and again whenever the connection is lost).
-    public init(url: RedisURL, loop: EventLoop) {
+    private let onConnect: (@Sendable () -> Void)?
+    private let onMessage: Message?
+
+    /// Connects on `loop` (at once, and again whenever the connection is
+    /// lost); `onConnect` runs on the loop each time it is up.
+    public init(url: RedisURL, loop: EventLoop, onConnect: (@Sendable () -> Void)? = nil, onMessage: Message? = nil) {
         self.url = url
         self.loop = loop
+        self.onConnect = onConnect
+        self.onMessage = onMessage
         loop.execute { [self] in connect() }
     }
 
@@ -162,6 +174,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             output.append(contentsOf: command)
         }
         flush()
+        onConnect?()
     }
 
     private func flush() {
@@ -206,6 +219,12 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             }
             guard let (value, consumed) = next else { break }
             start += consumed
+            // A published message is no command's reply.
+            if let onMessage, case .array(let parts?) = value, parts.count == 3, parts[0].string == "message",
+               let channel = parts[1].string, case .bulk(let payload?) = parts[2] {
+                onMessage(channel, payload)
+                continue
+            }
             guard repliesHead < replies.count else { return disconnect("a reply no command asked for") }
             let reply = replies[repliesHead]
             replies[repliesHead] = nil

@@ -101,3 +101,49 @@ struct RedisURLTests {
         }
     }
 }
+
+extension RedisConnectionTests {
+    /// One subscriber connection takes the messages of its channels, and
+    /// subscribes again each time it reconnects (`onConnect`).
+    @Test func aSubscriberGetsMessagesAndSubscribesAgainAfterALoss() throws {
+        try withRedis { redis, loop in
+            let url = try RedisURL(parsing: redis.url)
+            let received = Mutex<[String]>([])
+            let subscribed = Atomic<Int>(0)
+            let box = Mutex<RedisConnection?>(nil)
+            let subscriber = RedisConnection(url: url, loop: loop, onConnect: {
+                box.withLock { $0 }?.send(["SUBSCRIBE", "loaderd:events"]) { r in
+                    if case .success = r { subscribed.add(1, ordering: .relaxed) }
+                }
+            }, onMessage: { channel, payload in
+                received.withLock { $0.append(channel + " " + String(decoding: payload, as: UTF8.self)) }
+            })
+            box.withLock { $0 = subscriber }
+            // The first connection may come before the box is filled: subscribe then too.
+            subscriber.send(["SUBSCRIBE", "loaderd:events"]) { r in if case .success = r { subscribed.add(1, ordering: .relaxed) } }
+            let publisher = RedisConnection(url: url, loop: loop)
+            #expect(eventually { subscribed.load(ordering: .relaxed) >= 1 })
+            for i in 0..<3 { #expect(call(publisher, ["PUBLISH", "loaderd:events", "s\(i)"]) != nil) }
+            #expect(eventually { received.withLock { $0 } == ["loaderd:events s0", "loaderd:events s1", "loaderd:events s2"] })
+            // A reply to an ordinary command still reaches its command (PING in subscribed mode answers an array).
+            let before = subscribed.load(ordering: .relaxed)
+            redis.stop(signal: SIGKILL)
+            try redis.start()
+            #expect(eventually { subscribed.load(ordering: .relaxed) > before })
+            #expect(waitConnected(publisher))
+            #expect(call(publisher, ["PUBLISH", "loaderd:events", "after"]) == .success(.integer(1)))
+            #expect(eventually { received.withLock { $0 }.last == "loaderd:events after" })
+            subscriber.close()
+            publisher.close()
+        }
+    }
+
+    func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = monotonicNanoseconds() + 5_000_000_000
+        while monotonicNanoseconds() < deadline {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+}
