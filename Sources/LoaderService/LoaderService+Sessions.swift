@@ -206,7 +206,7 @@ final class SessionSource: StreamSource {
         return UInt64(max(0, (monotonicSeconds * 1e9).rounded(.up)))
     }
 
-    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? {
+    func event(_ k: Int) -> SharedFrame {
         store.sharedFrame(id, fps: fps, k: k) { frame, k in
             ServerSentEvent.event(id: String(k), event: "frame", singleLineData: FrameEncoder.encode(frame))
         }

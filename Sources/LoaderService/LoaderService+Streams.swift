@@ -118,9 +118,10 @@ protocol StreamSource: AnyObject {
     func due(at now: UInt64) -> Int
     /// When frame `k` is due (monotonic ns).
     func deadline(of k: Int) -> UInt64
-    /// The encoded event for frame `k` and whether the loader is done then;
-    /// nil once the source is gone (a deleted session).
-    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)?
+    /// The encoded event for frame `k` and whether the loader is done then,
+    /// or why the stream must end now (a deleted session: `gone`; a store
+    /// that cannot be reached: `unavailable`).
+    func event(_ k: Int) -> SharedFrame
     /// The first frame past the end (`duration`), if any.
     var endK: Int? { get }
     /// The stream has ended.
@@ -150,11 +151,12 @@ final class ReplaySource: StreamSource {
     func due(at now: UInt64) -> Int { startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down)) }
     func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
 
-    func event(_ k: Int) -> (bytes: [UInt8], done: Bool)? {
-        cache.event(key: keyID, k: k) {
+    func event(_ k: Int) -> SharedFrame {
+        let event = cache.event(key: keyID, k: k) {
             let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
             return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
         }
+        return .frame(bytes: event.bytes, done: event.done)
     }
 
     func stopped() { cache.release() }
@@ -208,15 +210,17 @@ final class FrameStream {
             k = due
         }
         if writer.hasRoom {
-            guard let event = source.event(k) else {
-                end(reason: "gone")
+            switch source.event(k) {
+            case .ended(let reason):
+                end(reason: reason)
                 return
-            }
-            writer.write(event.bytes)
-            metrics.framesSent.add(1, ordering: .relaxed)
-            if event.done {
-                end(reason: "done")
-                return
+            case .frame(let bytes, let done):
+                writer.write(bytes)
+                metrics.framesSent.add(1, ordering: .relaxed)
+                if done {
+                    end(reason: "done")
+                    return
+                }
             }
         } else {
             metrics.framesSkipped.add(1, ordering: .relaxed)

@@ -386,7 +386,7 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: Self.later(reply)) }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> (bytes: [UInt8], done: Bool)? {
+    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
         inner.sharedFrame(id, fps: fps, k: k, encode: encode)
     }
     func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }

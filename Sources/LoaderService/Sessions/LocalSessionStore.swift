@@ -252,15 +252,15 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> (bytes: [UInt8], done: Bool)? {
+    public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
         let key = FrameKey(fps: fps, k: k)
         let found = sessions.withLock { all -> (cached: (bytes: [UInt8], done: Bool)?, loader: ConfiguredLoader?) in
             guard let s = all[id], !s.expired else { return (nil, nil) }
             if let hit = s.frames[key] { return (hit, nil) }
             return (nil, s.loader)
         }
-        if let cached = found.cached { return cached }
-        guard let loader = found.loader else { return nil }
+        if let cached = found.cached { return .frame(bytes: cached.bytes, done: cached.done) }
+        guard let loader = found.loader else { return .ended(reason: "gone") }
         let frame = loader.frame(at: Double(k) / fps)
         let event = (encode(frame, k), frame.done)
         sessions.withLock { all in
@@ -268,7 +268,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             if s.frames.count >= 64 { s.frames.removeAll(keepingCapacity: true) }
             s.frames[key] = event
         }
-        return event
+        return .frame(bytes: event.0, done: event.1)
     }
 
     func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {

@@ -31,12 +31,18 @@ public protocol SessionStore: AnyObject, Sendable {
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
     func removeViewer(_ id: String)
     /// Frame k of a stream at `fps` (session time k/fps), encoded by
-    /// `encode` once and shared by every viewer; nil once the session is
-    /// gone. The store keeps the bytes, not their format.
-    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> (bytes: [UInt8], done: Bool)?
+    /// `encode` once and shared by every viewer, or why its viewers' streams
+    /// end (`gone`, `unavailable`). The store keeps the bytes, not their format.
+    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame
 
     /// The store's own lines for `/metrics` (Prometheus text).
     func appendMetrics(to out: inout String)
+}
+
+/// A frame as a stream sends it, or the end of the stream and its reason.
+public enum SharedFrame: Sendable {
+    case frame(bytes: [UInt8], done: Bool)
+    case ended(reason: String)
 }
 
 /// How a store answers an operation (see `SessionStore`).
