@@ -19,9 +19,9 @@ let package = Package(
         // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
         .target(name: "Redis", dependencies: ["HTTPServer", "CLinux"]),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer"]),
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer", "Redis"]),
         // The executable: flags, config file, signals.
-        .executableTarget(name: "loaderd", dependencies: ["LoaderService"]),
+        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "HTTPServer", "LoaderService"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
@@ -34,7 +34,7 @@ let package = Package(
         // A blocking socket client and polling helpers shared by the live tests.
         .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
-        .testTarget(name: "RedisTests", dependencies: ["Redis", "HTTPServer"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

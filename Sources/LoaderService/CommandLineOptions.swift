@@ -84,6 +84,7 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
     for (flag, value) in flags {
         try configuration.apply(name: flagToKey[flag]!, text: value, source: "flag \(flag)")
     }
+    try configuration.validate()
     if isHealthcheck {
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
         return .healthcheck(host: host, port: configuration.port)

@@ -23,6 +23,8 @@ let embeddedConfigJSON = """
   "maxEventsPerSession": 10000,
   "maxViewersPerSession": 10000,
   "journalCompactBytes": 67108864,
-  "replicaName": null
+  "replicaName": null,
+  "sessionStore": "local",
+  "redisWaitReplicas": 0
 }
 """

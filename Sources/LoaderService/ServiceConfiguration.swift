@@ -33,8 +33,25 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// with it and a dot, so a load balancer can send each session's requests
     /// to the replica that holds it. Nil: ids without an owner.
     public var replicaName: String? = nil
+    /// `local` (this process, with the journal in `dataDir`), or
+    /// `redis://[user:password@]host:port[/db]`: sessions in Redis, served
+    /// by any replica.
+    public var sessionStore = "local"
+    /// With Redis: each write waits until this many Redis replicas have it.
+    public var redisWaitReplicas = 0
 
     public init() {}
+
+    /// Settings that cannot go together (each alone was accepted).
+    public func validate() throws(ConfigurationError) {
+        guard sessionStore != "local" else { return }
+        if dataDir != nil {
+            throw ConfigurationError("dataDir is for the local session store; with sessionStore \(sessionStore) the sessions are in Redis: leave dataDir null")
+        }
+        if replicaName != nil {
+            throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(sessionStore) every replica serves every session: leave replicaName null")
+        }
+    }
 
     public var sessionLimits: SessionLimits {
         var l = SessionLimits()
@@ -86,6 +103,8 @@ extension ServiceConfiguration {
             case string, optionalString, bool, stringList
             /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
             case optionalLabel
+            /// `local` or a `redis://` URL.
+            case sessionStore
             case integer(ClosedRange<Int>)
             case seconds(ClosedRange<Double>)
             case logLevel
@@ -119,6 +138,7 @@ extension ServiceConfiguration {
             case .string: return "a string"
             case .optionalString: return "a string or null"
             case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
+            case .sessionStore: return "local or redis://[user:password@]host:port[/db]"
             case .bool: return "true or false"
             case .stringList: return "a list of strings (comma-separated in the environment)"
             case .integer(let r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
@@ -183,9 +203,17 @@ extension ServiceConfiguration {
                  "the session journal is compacted while running from this size (or twice its last compacted size) on"),
         .optional("replicaName", \.replicaName, .optionalLabel,
                   "this replica's name (a DNS label, e.g. the pod's); session ids start with it and a dot, so a load balancer can route each session to its replica (docs/DEPLOY.md); a session request for another replica's id gets 421"),
+        Key(name: "sessionStore", kind: .sessionStore, flag: "--session-store",
+            meaning: "where sessions live: local (this process; the journal in dataDir), or redis://[user:password@]host:port[/db], where any replica serves any session (docs/DEPLOY.md)",
+            get: { .string($0.sessionStore) }) { c, v in if case .string(let s?) = v { c.sessionStore = s } },
+        .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: each write waits until this many Redis replicas have it (WAIT)"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
+
+    static func isSessionStore(_ text: String) -> Bool {
+        text == "local" || (try? RedisURL(parsing: text)) != nil
+    }
 
     /// Applies a JSON object of settings; unknown keys and bad values are errors.
     public mutating func apply(json: JSONValue, source: String) throws(ConfigurationError) {
@@ -203,6 +231,9 @@ extension ServiceConfiguration {
             case (.optionalLabel, .string(let s)):
                 guard s.isEmpty || isDNSLabel(s) else { throw bad }
                 parsed = .string(s.isEmpty ? nil : s)
+            case (.sessionStore, .string(let s)):
+                guard Self.isSessionStore(s) else { throw bad }
+                parsed = .string(s)
             case (.bool, .bool(let b)): parsed = .bool(b)
             case (.stringList, .array(let items)):
                 var list = [String]()
@@ -238,6 +269,9 @@ extension ServiceConfiguration {
         case .optionalLabel:
             guard text.isEmpty || isDNSLabel(text) else { throw bad }
             parsed = .string(text.isEmpty ? nil : text)
+        case .sessionStore:
+            guard Self.isSessionStore(text) else { throw bad }
+            parsed = .string(text)
         case .bool:
             switch text.lowercased() {
             case "true", "1", "yes", "on": parsed = .bool(true)
@@ -336,3 +370,4 @@ extension ServiceConfiguration {
 
 import HTTPServer
 import LoaderEngine
+import Redis

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import HTTPServer
 import LoaderService
+import Redis
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -40,19 +41,29 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.streamStallTimeout = UInt64(configuration.streamStallTimeoutSeconds * 1e9)
 
     let sessions: any SessionStore
-    do {
-        sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: .standard,
-                                    dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
-    } catch {
-        logger.flush()
-        FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")
-        exit(2)
+    var redisStore: RedisSessionStore?
+    if configuration.sessionStore == "local" {
+        do {
+            sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: .standard,
+                                             dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
+        } catch {
+            logger.flush()
+            FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")
+            exit(2)
+        }
+    } else {
+        // Checked when the configuration was read.
+        let url = try! RedisURL(parsing: configuration.sessionStore)
+        redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: .standard, logger: logger,
+                                       waitReplicas: configuration.redisWaitReplicas)
+        sessions = redisStore!
     }
     let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions)
     let server: HTTPServer
     do {
         server = try HTTPServer(configuration: serverConfiguration, responder: service)
         service.attach(to: server)
+        redisStore?.start(on: server.loops[0])
         try server.start()
     } catch {
         logger.log(.error, "cannot start", [("error", .string("\(error)")), ("host", .string(configuration.host)), ("port", .int(configuration.port))])

@@ -40,6 +40,9 @@ struct ConfigurationTests {
         ([], ["LOADERD_ACCESS_LOG": "maybe"], "accessLog must be true or false"),
         (["--log-level", "loud"], [:], "logLevel must be one of"),
         (["--config", "/nonexistent/loaderd.json"], [:], "cannot read config file"),
+        (["--session-store", "memcached://x:1"], [:], "sessionStore must be local or redis://"),
+        (["--session-store", "redis://127.0.0.1:6379", "--data-dir", "/var/lib/x"], [:], "dataDir is for the local session store"),
+        ([], ["LOADERD_SESSION_STORE": "redis://redis:6379/1", "LOADERD_REPLICA_NAME": "loaderd-0"], "leave replicaName null"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {

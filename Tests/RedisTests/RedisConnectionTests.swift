@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import HTTPServer
 import Synchronization
+import HTTPTestSupport
 import Testing
 @testable import Redis
 

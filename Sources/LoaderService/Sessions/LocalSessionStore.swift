@@ -43,17 +43,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             Image(id: id, token: token, loader: definition.name, params: params, createdAt: createdAt, events: events)
         }
 
-        var loaderEvents: LoaderEvents {
-            var e = LoaderEvents()
-            for event in events {
-                switch event.kind {
-                case .progress: e.progress.append(event.t)
-                case .finish: e.finish = event.t
-                case .stop: e.stop = event.t
-                }
-            }
-            return e
-        }
+        var loaderEvents: LoaderEvents { events.loaderEvents }
     }
 
     struct FrameKey: Hashable { let fps: Double; let k: Int }

@@ -115,6 +115,41 @@ public final class WriteTicket: Sendable {
     }
 }
 
+extension [SessionEvent] {
+    /// The events as the loader takes them.
+    var loaderEvents: LoaderEvents {
+        var e = LoaderEvents()
+        for event in self {
+            switch event.kind {
+            case .progress: e.progress.append(event.t)
+            case .finish: e.finish = event.t
+            case .stop: e.stop = event.t
+            }
+        }
+        return e
+    }
+}
+
+extension ConfiguredLoader {
+    /// The first session time from `t` on at which the loader is done, to
+    /// 1e-6 s; nil if it is not done within a year. (Done, once reached,
+    /// stays so.) What a store that cannot compute frames checks events against.
+    func doneTime(from t: Double) -> Double? {
+        if frame(at: t).done { return t }
+        var step = 1.0
+        while !frame(at: t + step).done {
+            step *= 2
+            if step > 31_536_000 { return nil }
+        }
+        var lo = t, hi = t + step
+        while hi - lo > 1e-6 {
+            let mid = (lo + hi) / 2
+            if frame(at: mid).done { hi = mid } else { lo = mid }
+        }
+        return hi
+    }
+}
+
 extension LoaderDefinition {
     /// Whether sessions of this loader take events of `kind`: the loader
     /// declares the event (the web loader's progress and finish; every

@@ -4,15 +4,15 @@ import HTTPServer
 /// A real `redis-server` (Debian's, installed by `.ci/run`) for one test: a
 /// free port on 127.0.0.1, its own directory, the append-only file on.
 /// Tests that need one are skipped where no `redis-server` is installed.
-final class RedisServerProcess {
-    static let binary: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { access($0, X_OK) == 0 }
-    static var available: Bool { binary != nil }
+public final class RedisServerProcess {
+    public static let binary: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first { access($0, X_OK) == 0 }
+    public static var available: Bool { binary != nil }
 
-    let port: Int
-    let directory: String
+    public let port: Int
+    public let directory: String
     private(set) var pid: pid_t = 0
 
-    init() throws {
+    public init() throws {
         port = Self.freePort()
         directory = "/tmp/loaderd-redis-\(getpid())-\(port)"
         mkdir(directory, 0o700)
@@ -24,10 +24,10 @@ final class RedisServerProcess {
         _ = system("rm -rf '\(directory)'")
     }
 
-    var url: String { "redis://127.0.0.1:\(port)" }
+    public var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Starts it (again, on the same directory) and waits until it answers.
-    func start() throws {
+    public func start() throws {
         let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--appendonly", "yes",
                          "--appendfsync", "always", "--save", "", "--daemonize", "no", "--logfile", directory + "/log"]
         var actions = posix_spawn_file_actions_t()
@@ -49,7 +49,7 @@ final class RedisServerProcess {
         throw SystemError("redis-server did not start", errno: ETIMEDOUT)
     }
 
-    func stop(signal: Int32) {
+    public func stop(signal: Int32) {
         guard pid > 0 else { return }
         kill(pid, signal)
         var status: Int32 = 0
@@ -57,7 +57,7 @@ final class RedisServerProcess {
         pid = 0
     }
 
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(s) }
         var address = sockaddr_in()

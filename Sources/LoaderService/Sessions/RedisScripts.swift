@@ -1,0 +1,112 @@
+/// The Lua scripts of `RedisSessionStore`: one per operation, so that every
+/// check and its write are one atomic step in Redis.
+///
+/// A session `id` has a hash `loaderd:{id}:s` (loader, params, createdAt,
+/// the token's SHA-1, event count, finished, doneAt, viewers), a stream
+/// `loaderd:{id}:ev` of its events (type, t), and a tombstone
+/// `loaderd:{id}:t` that outlives the hash by one time-to-live, so an expired
+/// session answers 410, not 404. `loaderd:live` scores each live id by when
+/// it expires (the session limit). Changes are published on
+/// `loaderd:events` with the id, for the replicas whose viewers watch it.
+/// Errors are replies whose text is the error's code.
+enum RedisScripts {
+    static let channel = "loaderd:events"
+    static let live = "loaderd:live"
+
+    static func keys(_ id: String) -> [String] { ["loaderd:{\(id)}:s", "loaderd:{\(id)}:ev", "loaderd:{\(id)}:t", live] }
+
+    /// Shared by the scripts: whether the session is live, and marking activity.
+    private static let prelude = """
+        local function gone(hash, tomb)
+          if redis.call('EXISTS', hash) == 1 then return nil end
+          if redis.call('EXISTS', tomb) == 1 then return 'session_expired' end
+          return 'not_found'
+        end
+        local function active(ttl, now, id)
+          redis.call('EXPIRE', KEYS[1], ttl)
+          redis.call('EXPIRE', KEYS[2], ttl)
+          redis.call('SET', KEYS[3], '1', 'EX', 2 * tonumber(ttl))
+          redis.call('ZADD', KEYS[4], tonumber(now) + tonumber(ttl), id)
+        end
+        local function owner(token)
+          return redis.sha1hex(token) == redis.call('HGET', KEYS[1], 'token')
+        end
+
+        """
+
+    /// ARGV: id, loader, params, createdAt, token, ttl, maxSessions, now, doneAt ('' if never).
+    static let create = prelude + """
+        redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[8])
+        if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_sessions') end
+        redis.call('HSET', KEYS[1], 'loader', ARGV[2], 'params', ARGV[3], 'createdAt', ARGV[4], 'token', redis.sha1hex(ARGV[5]),
+                   'events', 0, 'finished', 0, 'doneAt', ARGV[9], 'viewers', 0)
+        active(ARGV[6], ARGV[8], ARGV[1])
+        return 'OK'
+        """
+
+    /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now.
+    /// Answers the hash's fields and the events: {loader, params, createdAt, viewers, doneAt, finished, events, {id, {type, type, t, t}}…}.
+    static let read = prelude + """
+        local e = gone(KEYS[1], KEYS[3])
+        if e then return redis.error_reply(e) end
+        if ARGV[3] == '1' and not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
+        if ARGV[4] == '1' then
+          if tonumber(redis.call('HGET', KEYS[1], 'viewers')) >= tonumber(ARGV[5]) then return redis.error_reply('too_many_viewers') end
+          redis.call('HINCRBY', KEYS[1], 'viewers', 1)
+          active(ARGV[6], ARGV[7], ARGV[1])
+        end
+        local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'viewers', 'doneAt', 'finished', 'events')
+        return {h, redis.call('XRANGE', KEYS[2], '-', '+')}
+        """
+
+    /// ARGV: id, token, kind, t, eventsSeen, doneAt ('' if unchanged), maxEvents, ttl, now.
+    /// `retry` when another event came since the caller read the session.
+    static let post = prelude + """
+        local e = gone(KEYS[1], KEYS[3])
+        if e then return redis.error_reply(e) end
+        if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
+        local h = redis.call('HMGET', KEYS[1], 'events', 'finished', 'doneAt')
+        if h[3] ~= '' and tonumber(ARGV[4]) >= tonumber(h[3]) then return redis.error_reply('session_done') end
+        if ARGV[3] ~= 'stop' and h[2] == '1' then return redis.error_reply('session_finished') end
+        if tonumber(h[1]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_events') end
+        if tonumber(h[1]) ~= tonumber(ARGV[5]) then return redis.error_reply('retry') end
+        redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 't', ARGV[4])
+        redis.call('HINCRBY', KEYS[1], 'events', 1)
+        if ARGV[3] == 'finish' then redis.call('HSET', KEYS[1], 'finished', 1) end
+        if ARGV[6] ~= '' and (h[3] == '' or tonumber(ARGV[6]) < tonumber(h[3])) then redis.call('HSET', KEYS[1], 'doneAt', ARGV[6]) end
+        active(ARGV[8], ARGV[9], ARGV[1])
+        redis.call('PUBLISH', '\(channel)', ARGV[1])
+        return 'OK'
+        """
+
+    /// ARGV: id, token.
+    static let delete = prelude + """
+        local e = gone(KEYS[1], KEYS[3])
+        if e then return redis.error_reply(e) end
+        if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
+        redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+        redis.call('ZREM', KEYS[4], ARGV[1])
+        redis.call('PUBLISH', '\(channel)', ARGV[1])
+        return 'OK'
+        """
+
+    /// ARGV: id.
+    static let removeViewer = """
+        if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('HGET', KEYS[1], 'viewers')) > 0 then
+          redis.call('HINCRBY', KEYS[1], 'viewers', -1)
+        end
+        return 'OK'
+        """
+
+    /// ARGV: now. The live sessions.
+    static let count = """
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+        return redis.call('ZCARD', KEYS[1])
+        """
+
+    /// `EVAL script numkeys keys… args…` for session `id`.
+    static func eval(_ script: String, _ id: String, _ arguments: [String]) -> [String] {
+        let k = keys(id)
+        return ["EVAL", script, String(k.count)] + k + [id] + arguments
+    }
+}

@@ -1,0 +1,157 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import HTTPTestSupport
+import Redis
+import Synchronization
+import Testing
+@testable import HTTPServer
+@testable import LoaderService
+
+/// The session API with its sessions in a real Redis (each test starts its
+/// own redis-server): the same answers as the local store, any replica
+/// serving any session, and Redis going away and coming back.
+@Suite(.serialized, .enabled(if: RedisServerProcess.available, "needs redis-server (apt-get install redis-server; .ci/run installs it)"))
+struct RedisSessionStoreTests {
+    struct Created: Decodable { let id: String; let token: String }
+    struct State: Decodable { struct Event: Decodable { let type: String; let t: Double }; let events: [Event]; let done: Bool; let viewers: Int }
+
+    /// One replica: a service whose store is in Redis, on a loop of its own.
+    final class Replica {
+        let app: TestApp
+        let store: RedisSessionStore
+        let loop: EventLoop
+        init(_ redis: RedisServerProcess, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+            var configuration = ServiceConfiguration.embeddedDefault()
+            configure(&configuration)
+            loop = try EventLoop.started()
+            store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: configuration.sessionLimits, catalog: .standard,
+                                      logger: Logger(level: .off))
+            store.start(on: loop)
+            app = TestApp(configure, sessions: store)
+        }
+        deinit { loop.stopAndJoin() }
+
+        func request(_ method: String, _ target: String, token: String? = nil, body: String? = nil) throws -> TestResponse {
+            var headers: [String: String] = [:]
+            if let token { headers["Authorization"] = "Bearer \(token)" }
+            if body != nil { headers["Content-Type"] = "application/json" }
+            return try app.request(method, target, headers, body: Array((body ?? "").utf8))
+        }
+
+        func create(_ body: String = #"{"loader":"web"}"#) throws -> Created {
+            let r = try request("POST", "/sessions", body: body)
+            #expect(r.status == 201, "\(r.text)")
+            return try JSONDecoder().decode(Created.self, from: Data(r.body))
+        }
+    }
+
+    func waitUntil(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = monotonicNanoseconds() + 5_000_000_000
+        while monotonicNanoseconds() < deadline {
+            if try condition() { return true }
+            usleep(2_000)
+        }
+        return try condition()
+    }
+
+    @Test func theSameAnswersAsTheLocalStore() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis) { $0.maxEventsPerSession = 3 }
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create()
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try a.request("POST", "/sessions/nope/events", token: s.token, body: #"{"type":"progress"}"#).status == 404)
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"jump"}"#).status == 400)
+        for _ in 0..<3 { #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202) }
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 429)
+        let state = try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body))
+        #expect(state.events.map(\.type) == ["progress", "progress", "progress"])
+        // typing takes stop only; after stop the session is done.
+        let typing = try a.create(#"{"loader":"typing"}"#)
+        #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"finish"}"#).status == 400)
+        #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 202)
+        #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 409)
+        #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(typing.id)").body)).done)
+        #expect(try a.request("DELETE", "/sessions/\(s.id)", token: "wrong").status == 401)
+        #expect(try a.request("DELETE", "/sessions/\(s.id)", token: s.token).status == 204)
+        #expect(try a.request("GET", "/sessions/\(s.id)").status == 404)
+    }
+
+    @Test func limitsAndExpiry() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis) {
+            $0.maxSessions = 2
+            $0.sessionTtlSeconds = 1
+            $0.maxViewersPerSession = 1
+        }
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"web"}"#).status == 201 })
+        let s = try a.create()
+        #expect(try a.request("POST", "/sessions", body: #"{"loader":"web"}"#).status == 503)
+        let viewer = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        #expect(viewer.text.contains("event: frame"))
+        #expect(try a.request("GET", "/sessions/\(s.id)/frames?stream=sse").status == 503)
+        viewer.close()
+        // No activity for the time-to-live: 410 (a tombstone), then room for a new one.
+        #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 410 })
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 410)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"web"}"#).status == 201 })
+    }
+
+    /// Created on one replica, written on a second, watched on a third:
+    /// the viewer's frames change, and its stream ends when the session does.
+    @Test func anyReplicaServesAnySession() throws {
+        let redis = try RedisServerProcess()
+        let (a, b, c) = (try Replica(redis), try Replica(redis), try Replica(redis))
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create(#"{"loader":"web","params":{"pulseDuration":0.05,"dropDuration":0.2}}"#)
+        let viewer = try c.app.open("/sessions/\(s.id)/frames?stream=sse&fps=50")
+        #expect(viewer.text.contains("event: frame"))
+        #expect(try b.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+        // The viewer on c sees the drop within its next frames (pub/sub, then a read).
+        #expect(waitUntil {
+            c.app.advance(seconds: 0.02)
+            return viewer.text.contains("\"drop0\"")
+        })
+        #expect(try b.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"stop"}"#).status == 202)
+        #expect(waitUntil {
+            c.app.advance(seconds: 0.02)
+            return !viewer.isOpen
+        })
+        #expect(parseEventStream(viewer.text).events.last?.type == "end")
+        #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.map(\.type) == ["progress", "stop"])
+    }
+
+    /// Redis goes away: session requests are answered at once with a JSON
+    /// 503 and Retry-After, viewers' streams end with `unavailable`,
+    /// stateless endpoints still work, and all comes back by itself.
+    @Test func redisAwayAndBack() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"web"}"#).status == 201 })
+        let s = try a.create()
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+        let viewer = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        redis.stop(signal: SIGKILL)
+        #expect(waitUntil {
+            a.app.advance(seconds: 0.05)
+            return !viewer.isOpen
+        })
+        #expect(viewer.text.hasSuffix("event: end\ndata: {\"reason\":\"unavailable\"}\n\n"))
+        #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 503 })
+        let started = monotonicNanoseconds()
+        let refused = try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#)
+        #expect(monotonicNanoseconds() - started < 1_000_000_000)
+        #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
+        #expect(try decodeError(refused).code == "sessions_unavailable")
+        #expect(try a.request("GET", "/loaders/typing/frames?t=1").status == 200)
+        #expect(try a.request("GET", "/readyz").status == 200)
+        #expect(try a.request("GET", "/metrics").text.contains("loaderd_redis_up 0"))
+        try redis.start()
+        // Back with no restart; the acknowledged event survived (append-only file).
+        #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 200 })
+        #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.count == 1)
+        #expect(try a.request("GET", "/metrics").text.contains("loaderd_redis_up 1"))
+    }
+}
