@@ -91,7 +91,7 @@ extension LoaderService {
         }
         if stream != nil || Negotiation.wantsEventStream(request) {
             if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
-            return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps))
+            return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps), startK: Self.resumeAfter(request))
         }
         if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
         try Negotiation.requireJSON(request)
@@ -112,12 +112,14 @@ extension LoaderService {
         do { return try TimeValue.parse("t", item.value) } catch { throw ServiceError(error) }
     }
 
-    private func sessionStream(_ id: String, fps: Double) -> HTTPResponse {
+    /// A viewer's stream; one that resumes (`Last-Event-ID`, on this replica
+    /// or another) goes on after the last frame it had, never repeating it.
+    private func sessionStream(_ id: String, fps: Double, startK: Int) -> HTTPResponse {
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         return answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
             HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
+                let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, startK: startK, now: writer.loop.now)
                 FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
             }
         }
@@ -188,18 +190,27 @@ final class SessionSource: StreamSource {
     private let wallOffset: Double
     let endK: Int? = nil
 
-    init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) {
+    /// The first frame a resumed stream may send.
+    private(set) var startK = 0
+
+    init(store: any SessionStore, id: String, createdAt: Double, fps: Double, startK: Int = 0, now: UInt64) {
         self.store = store
         self.id = id
         self.createdAt = createdAt
         self.fps = fps
         wallOffset = wallClock() - Double(now) / 1e9
+        // An id more than 2 s ahead of this clock (another fps, or made up)
+        // is not ours: start afresh. (Within 2 s: another replica's clock.)
+        if startK <= clockFrame(at: now) + Int(2 * fps) + 1 { self.startK = startK }
     }
 
-    func due(at now: UInt64) -> Int {
+    /// The frame of the session clock at monotonic `now`.
+    private func clockFrame(at now: UInt64) -> Int {
         let t = Double(now) / 1e9 + wallOffset - createdAt
         return max(0, Int((t * fps + 1e-9).rounded(.down)))
     }
+
+    func due(at now: UInt64) -> Int { max(startK, clockFrame(at: now)) }
 
     func deadline(of k: Int) -> UInt64 {
         let monotonicSeconds = createdAt + Double(k) / fps - wallOffset

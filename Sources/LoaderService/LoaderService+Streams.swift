@@ -18,14 +18,7 @@ extension LoaderService {
             }
             endK = Int((duration * fps - 1e-9).rounded(.up))  // frames k with k/fps < duration
         }
-        // A Last-Event-ID that is not one of our frame ids (another server's,
-        // or mangled on the way) starts the stream afresh: a 400 would make
-        // EventSource give up for good.
-        var startK = 0
-        if let last = request.headers["last-event-id"].map({ String($0.trimmingSpaces) }),
-           let id = Int(last), id >= 0, id < Int.max {
-            startK = id + 1
-        }
+        let startK = Self.resumeAfter(request)
         if let endK, startK >= endK {
             // Nothing left to send: 204 tells EventSource to stop reconnecting.
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
@@ -38,6 +31,15 @@ extension LoaderService {
             let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache, now: writer.loop.now)
             FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
         }
+    }
+
+    /// The first frame id a stream sends: after `Last-Event-ID` when it is
+    /// one of our ids (an integer >= 0). Another value (another server's, or
+    /// mangled on the way) starts afresh: a 400 would make EventSource give up for good.
+    static func resumeAfter(_ request: HTTPRequest) -> Int {
+        guard let last = request.headers["last-event-id"].map({ String($0.trimmingSpaces) }),
+              let id = Int(last), id >= 0, id < Int.max else { return 0 }
+        return id + 1
     }
 
     static let eventStreamHeaders: HTTPResponseHeaders = [

@@ -130,6 +130,25 @@ struct SessionTests {
         #expect(try (app.service.sessions as! LocalSessionStore).snapshot(s.id).viewers == 0)
     }
 
+    /// A viewer that reconnects (here or on another replica) with
+    /// Last-Event-ID goes on after the last frame it had, never repeating
+    /// it; an id from the future starts afresh.
+    @Test func aResumedViewerGoesOnAfterItsLastFrame() throws {
+        let app = TestApp()
+        let s = try create(app, #"{"loader":"typing"}"#)
+        let first = try app.open("/sessions/\(s.id)/frames?fps=10&stream=sse")
+        app.advance(seconds: 0.35)
+        let last = try #require(parseEventStream(first.text).events.last { $0.type == "frame" }?.lastEventID)
+        first.close()
+        let resumed = try app.open("/sessions/\(s.id)/frames?fps=10&stream=sse", ["Last-Event-ID": last])
+        let ids = parseEventStream(resumed.text).events.filter { $0.type == "frame" }.map(\.lastEventID)
+        #expect(ids.first == String(Int(last)! + 1))
+        resumed.close()
+        let future = try app.open("/sessions/\(s.id)/frames?fps=10&stream=sse", ["Last-Event-ID": "999999"])
+        #expect(parseEventStream(future.text).events.first { $0.type == "frame" }.map { Int($0.lastEventID)! < 1000 } == true)
+        future.close()
+    }
+
     @Test func expiry() throws {
         let app = TestApp { $0.sessionTtlSeconds = 1 }
         let s = try create(app)

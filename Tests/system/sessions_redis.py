@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Sessions in Redis across three loaderd replicas and one real redis-server
+(append-only file, fsync always), started here on free ports:
+
+1. cross-replica: sessions created on any replica, events posted to another,
+   viewers on the third see each change in their next frames; a stream ends
+   with `event: end` after stop, on every replica;
+2. a replica is lost: SIGKILL one while viewers watch on all three; its
+   viewers reconnect to another with Last-Event-ID and their ids go on with
+   no gap beyond the downtime; no acknowledged event is lost;
+3. Redis is lost: SIGKILL redis-server during a burst of events to all
+   replicas, restart it on the same directory: every event that got a 2xx
+   is there; replicas answer 503 (at once) while it is down and recover by
+   themselves.
+
+    Tests/system/sessions_redis.py path/to/loaderd
+"""
+import http.client, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+
+import loaderd_process
+from loaderd_process import free_port
+
+failures = []
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+class Redis:
+    def __init__(self):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="loaderd-redis-")
+        self.start()
+
+    def start(self):
+        self.p = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+                                   "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.02)
+        raise SystemExit("redis-server did not start")
+
+    def kill(self):
+        self.p.send_signal(signal.SIGKILL)
+        self.p.wait()
+
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}"
+
+
+def replica(binary, redis):
+    port = free_port()
+    env = dict(os.environ, LOADERD_SESSION_STORE=redis.url(), LOADERD_ACCESS_LOG="false")
+    return port, loaderd_process.start(binary, port, "--log-level", "warning", env=env)
+
+
+def call(port, method, path, body=None, token=None, timeout=5):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    c.request(method, path, body=body, headers=headers)
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    return r.status, dict(r.getheaders()), data
+
+
+def create(port, body='{"loader":"web","params":{"pulseDuration":0.05,"dropDuration":0.2}}'):
+    deadline = time.monotonic() + 5
+    while True:
+        status, _, data = call(port, "POST", "/sessions", body)
+        if status == 201:
+            j = json.loads(data)
+            return j["id"], j["token"]
+        if time.monotonic() > deadline:
+            raise SystemExit(f"cannot create a session on {port}: {status} {data[:200]}")
+        time.sleep(0.05)
+
+
+class Viewer(threading.Thread):
+    """An EventSource as a browser runs it: reads events; remembers ids."""
+    def __init__(self, port, sid, last_id=None, fps=30):
+        super().__init__(daemon=True)
+        self.port, self.sid, self.fps = port, sid, fps
+        self.events = []   # (id, type, data, monotonic time)
+        self.closed = threading.Event()
+        self.last_id = last_id
+        self.start()
+
+    def run(self):
+        try:
+            s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+            head = f"GET /sessions/{self.sid}/frames?fps={self.fps} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+            if self.last_id is not None:
+                head += f"Last-Event-ID: {self.last_id}\r\n"
+            s.sendall((head + "\r\n").encode())
+            buf = b""
+            while b"\r\n\r\n" not in buf:
+                chunk = s.recv(65536)
+                if not chunk:
+                    return
+                buf += chunk
+            buf = buf.split(b"\r\n\r\n", 1)[1]
+            event = {}
+            while True:
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    line = line.decode()
+                    if line == "":
+                        if "data" in event:
+                            self.events.append((event.get("id"), event.get("event", "message"), event["data"], time.monotonic()))
+                        event = {}
+                    elif not line.startswith(":") and ":" in line:
+                        k, v = line.split(":", 1)
+                        event[k] = v[1:] if v.startswith(" ") else v
+                chunk = s.recv(65536)
+                if not chunk:
+                    return
+                buf += chunk
+        except OSError:
+            return
+        finally:
+            self.closed.set()
+
+    def frames(self):
+        return [e for e in self.events if e[1] == "frame"]
+
+
+def cross_replica(binary, redis, ports):
+    sessions = [create(ports[i % 3]) for i in range(6)]
+    latencies = []
+    for n, (sid, token) in enumerate(sessions):
+        writer, watcher = ports[(n + 1) % 3], ports[(n + 2) % 3]
+        v = Viewer(watcher, sid)
+        deadline = time.monotonic() + 5
+        while not v.frames() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        status, _, _ = call(writer, "POST", f"/sessions/{sid}/events", '{"type":"progress"}', token)
+        check(status == 202, f"progress on another replica: {status}")
+        posted = time.monotonic()
+        seen = None
+        while time.monotonic() < posted + 3 and seen is None:
+            for e in v.frames():
+                if e[3] >= posted and '"drop0"' in e[2]:
+                    seen = e[3]
+                    break
+            time.sleep(0.005)
+        check(seen is not None and seen - posted < 1.0, f"the viewer on another replica saw the event in time ({seen and seen - posted})")
+        if seen is not None:
+            latencies.append(seen - posted)
+        status, _, _ = call(writer, "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
+        check(status == 202, f"stop: {status}")
+        check(v.closed.wait(3) and v.events and v.events[-1][1] == "end", "the stream ended with event: end after stop")
+    latencies.sort()
+    return f"6 sessions across 3 replicas: each event seen by a viewer on another replica after {latencies[len(latencies)//2]*1000:.0f} ms (p50), {latencies[-1]*1000:.0f} ms (max)" if latencies else "no latencies"
+
+
+def replica_lost(binary, redis, ports, processes):
+    sid, token = create(ports[0])
+    viewers = [Viewer(ports[i % 3], sid) for i in range(6)]
+    deadline = time.monotonic() + 5
+    while any(not v.frames() for v in viewers) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    acked = 0
+    for _ in range(5):
+        status, _, _ = call(ports[1], "POST", f"/sessions/{sid}/events", '{"type":"progress"}', token)
+        acked += status == 202
+    time.sleep(0.2)
+    lost = [v for v in viewers if v.port == ports[0]]
+    processes[0].send_signal(signal.SIGKILL)
+    processes[0].wait()
+    killed_at = time.monotonic()
+    for v in lost:
+        check(v.closed.wait(3), "a viewer of the killed replica saw its connection close")
+    # EventSource reconnects (after its retry) to whatever the balancer picks: another replica.
+    resumed = []
+    for n, v in enumerate(lost):
+        last = int(v.frames()[-1][0])
+        r = Viewer(ports[1 + n % 2], sid, last_id=last)
+        resumed.append((last, r))
+    gaps = []
+    for last, r in resumed:
+        deadline = time.monotonic() + 5
+        while not r.frames() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        check(bool(r.frames()), "a resumed viewer gets frames")
+        if r.frames():
+            first = int(r.frames()[0][0])
+            downtime = r.frames()[0][3] - killed_at
+            # Session frame ids are the session clock's: they go on, skipping only the downtime.
+            check(first > last and first - last <= downtime * 30 + 3, f"ids continue: {last} then {first} after {downtime:.2f} s")
+            gaps.append(first - last)
+    status, _, data = call(ports[2], "GET", f"/sessions/{sid}")
+    events = json.loads(data)["events"] if status == 200 else []
+    check(len(events) == acked, f"events after a replica was lost: {len(events)} of {acked}")
+    call(ports[1], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
+    return f"a replica killed under 6 viewers: its 2 viewers resumed on others with id gaps {gaps}; {len(events)}/{acked} events kept"
+
+
+def redis_lost(binary, redis, ports):
+    sessions = [create(ports[i % 2]) for i in range(6)]
+    acknowledged, lock, stop = [], threading.Lock(), threading.Event()
+    statuses = {}
+    slow = [0.0]
+
+    def writer(n):
+        i = n
+        while not stop.is_set():
+            sid, token = sessions[i % len(sessions)]
+            port = ports[i % 2]
+            i += 4
+            started = time.monotonic()
+            try:
+                status, _, data = call(port, "POST", f"/sessions/{sid}/events", '{"type":"progress"}', token)
+            except OSError:
+                status, data = 0, b""
+            with lock:
+                statuses[status] = statuses.get(status, 0) + 1
+                slow[0] = max(slow[0], time.monotonic() - started)
+                if status == 202:
+                    acknowledged.append((sid, json.loads(data)["t"]))
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(0.7)
+    redis.kill()
+    time.sleep(0.7)
+    down = dict(statuses)
+    redis.start()
+    # Recovery by itself, with no restart of any replica.
+    deadline = time.monotonic() + 10
+    recovered = False
+    while time.monotonic() < deadline and not recovered:
+        status, _, _ = call(ports[1], "GET", f"/sessions/{sessions[0][0]}")
+        recovered = status == 200
+        time.sleep(0.05)
+    check(recovered, "the replicas recovered when Redis came back")
+    time.sleep(0.5)
+    stop.set()
+    for t in threads:
+        t.join()
+    check(statuses.get(503, 0) > 0, "replicas answered 503 while Redis was down")
+    check(slow[0] < 1.5, f"a request took {slow[0]:.2f} s while Redis was down (answers must come at once)")
+    found = set()
+    for sid, _ in sessions:
+        status, _, data = call(ports[0], "GET", f"/sessions/{sid}")
+        check(status == 200, f"session {sid} after Redis came back: {status}")
+        if status == 200:
+            for e in json.loads(data)["events"]:
+                found.add((sid, e["t"]))
+    lost = [a for a in acknowledged if a not in found]
+    check(not lost, f"{len(lost)} acknowledged events lost")
+    return (f"Redis killed during a burst from 4 writers on 2 replicas: {len(acknowledged)} acknowledged, {len(lost)} lost; "
+            f"answers {dict(sorted(statuses.items()))}; slowest {slow[0]*1000:.0f} ms")
+
+
+def main():
+    binary = sys.argv[1]
+    redis = Redis()
+    started = [replica(binary, redis) for _ in range(3)]
+    ports = [p for p, _ in started]
+    processes = [proc for _, proc in started]
+    rows = []
+    try:
+        rows.append(cross_replica(binary, redis, ports))
+        rows.append(replica_lost(binary, redis, ports, processes))
+        rows.append(redis_lost(binary, redis, ports[1:]))
+    finally:
+        for p in processes:
+            if p.poll() is None:
+                p.terminate()
+                p.wait()
+        redis.kill()
+        shutil.rmtree(redis.dir, ignore_errors=True)
+    for r in rows:
+        print("sessions-redis: " + r)
+    if failures:
+        print("FAILED: " + "; ".join(failures))
+        sys.exit(1)
+    print("sessions-redis: 1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
