@@ -6,6 +6,7 @@
 //
 //   loaderd-loadgen --port P --pid PID --streams N [--fps 30] [--seconds 10]
 //                   [--path /loaders/typing/frames] [--session] [--find-max]
+//                   [--ports P2,P3]   (streams spread over P and these too: replicas)
 import CLinux
 import Glibc
 
@@ -18,6 +19,8 @@ struct Options {
     var path = "/loaders/typing/frames"
     var session = false
     var findMax = false
+    /// More replicas: streams are spread over `port` and these.
+    var morePorts: [Int] = []
 }
 
 func parseOptions() -> Options {
@@ -33,6 +36,7 @@ func parseOptions() -> Options {
         case "--path": o.path = args.popFirst() ?? o.path
         case "--session": o.session = true
         case "--find-max": o.findMax = true
+        case "--ports": o.morePorts = (args.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
         default: print("unknown option \(a)"); exit(2)
         }
     }
@@ -148,11 +152,12 @@ func run(_ o: Options, streams count: Int) -> Result {
     let epfd = epoll_create1(0)
     defer { close(epfd) }
     var streams: [Int32: Stream] = [:]
-    for _ in 0..<count {
+    let ports = [o.port] + o.morePorts
+    for i in 0..<count {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
-        a.sin_port = in_port_t(UInt16(o.port).bigEndian)
+        a.sin_port = in_port_t(UInt16(ports[i % ports.count]).bigEndian)
         a.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         if rc != 0 { close(fd); continue }
