@@ -153,5 +153,10 @@ struct RedisSessionStoreTests {
         #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 200 })
         #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.count == 1)
         #expect(try a.request("GET", "/metrics").text.contains("loaderd_redis_up 1"))
+        // A viewer that comes back (as EventSource does) watches again.
+        let again = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        a.app.advance(seconds: 0.2)
+        #expect(again.isOpen && parseEventStream(again.text).events.filter { $0.type == "frame" }.count >= 5)
+        again.close()
     }
 }

@@ -44,6 +44,14 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             createdAt = s.createdAt
             eventCount = s.events.count
         }
+
+        /// The session as read now; shared frames go when its events changed.
+        func update(_ s: SessionSnapshot) {
+            guard s.events.count != eventCount else { return }
+            loader = s.loader
+            eventCount = s.events.count
+            frames.removeAll()
+        }
     }
 
     public init(url: RedisURL, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger, waitReplicas: Int = 0) {
@@ -58,7 +66,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// answers `.unavailable`.
     public func start(on loop: EventLoop) {
         commands = RedisConnection(url: url, loop: loop)
-        let commands = commands
         subscriber = RedisConnection(url: url, loop: loop, onConnect: { [weak self] in
             guard let self else { return }
             self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
@@ -161,7 +168,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         read(id, owner: nil, addViewer: true) { [self] result in
             if case .success(let s) = result {
                 mirrors.withLock { all in
-                    if let m = all[id] { m.viewers += 1 } else { all[id] = Mirror(s) }
+                    guard let m = all[id] else { all[id] = Mirror(s); return }
+                    // Read just now: whatever ended the others' streams is over.
+                    m.viewers += 1
+                    m.ended = nil
+                    m.update(s)
                 }
             }
             reply(result)
@@ -208,11 +219,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                 guard let m = all[id] else { return }
                 switch result {
                 case .success(let s):
-                    if s.events.count != m.eventCount {
-                        m.loader = s.loader
-                        m.eventCount = s.events.count
-                        m.frames.removeAll()
-                    }
+                    m.update(s)
                 case .failure(.unavailable):
                     m.ended = "unavailable"
                 case .failure:
