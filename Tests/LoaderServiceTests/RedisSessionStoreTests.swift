@@ -123,6 +123,26 @@ struct RedisSessionStoreTests {
         #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.map(\.type) == ["progress", "stop"])
     }
 
+    /// With redisWaitReplicas, a write waits for that many Redis replicas;
+    /// a Redis with none cannot promise it, and the answer says the outcome
+    /// is unknown (500), as a failed journal write does.
+    @Test func waitingForReplicasThatAreNotThere() throws {
+        let redis = try RedisServerProcess()
+        let loop = try EventLoop.started()
+        defer { loop.stopAndJoin() }
+        let store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: SessionLimits(), catalog: .standard,
+                                      logger: Logger(level: .off), waitReplicas: 1)
+        store.start(on: loop)
+        let app = TestApp(sessions: store)
+        var r = try app.request("POST", "/sessions", ["Content-Type": "application/json"], body: Array(#"{"loader":"web"}"#.utf8))
+        for _ in 0..<50 where r.status == 503 {
+            usleep(20_000)
+            r = try app.request("POST", "/sessions", ["Content-Type": "application/json"], body: Array(#"{"loader":"web"}"#.utf8))
+        }
+        #expect(r.status == 500)
+        #expect(try decodeError(r).code == "journal_failed")
+    }
+
     /// Redis goes away: session requests are answered at once with a JSON
     /// 503 and Retry-After, viewers' streams end with `unavailable`,
     /// stateless endpoints still work, and all comes back by itself.
