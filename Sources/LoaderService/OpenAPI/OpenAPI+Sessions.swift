@@ -12,7 +12,8 @@ extension OpenAPI {
             ("400", "A malformed body or a bad parameter.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
-            ("503", "The session limit is reached.", ref("Error")),
+            ("500", "The session could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
+            ("503", "The session limit is reached, or the session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
         ])]
     }
 
@@ -25,6 +26,7 @@ extension OpenAPI {
             ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
             ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
+            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
         ])]
     }
 
@@ -37,6 +39,8 @@ extension OpenAPI {
             ("404", "No such session.", ref("Error")),
             ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("410", "The session expired.", ref("Error")),
+            ("500", "The change could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
+            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
         ])]
     }
 
@@ -61,7 +65,7 @@ extension OpenAPI {
                              ("421", "The session belongs to another replica: the load balancer routed it wrongly."),
                              ("409", "t is later than the session's clock: that frame is not known yet."),
                              ("406", "The Accept header excludes application/json and text/event-stream."),
-                             ("410", "The session expired."), ("503", "The viewer limit is reached.")] {
+                             ("410", "The session expired."), ("503", "The viewer limit is reached, or the session store (Redis) cannot be reached now (Retry-After).")] {
             response(&w, code, text, ref("Error"))
         }
         transportLimits(&w)
@@ -82,6 +86,8 @@ extension OpenAPI {
             ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("409", "The session is done, or progress after finish.", ref("Error")),
             ("410", "The session expired.", ref("Error")),
+            ("500", "The change could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
+            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
             ("429", "The per-session event limit is reached.", ref("Error")),
         ])]
