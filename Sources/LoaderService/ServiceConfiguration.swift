@@ -45,6 +45,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Settings that cannot go together (each alone was accepted).
     public func validate() throws(ConfigurationError) {
         guard sessionStore != "local" else { return }
+        // Named without its password.
+        let sessionStore = (try? RedisURL(parsing: sessionStore))?.description ?? "redis"
         if dataDir != nil {
             throw ConfigurationError("dataDir is for the local session store; with sessionStore \(sessionStore) the sessions are in Redis: leave dataDir null")
         }
