@@ -29,7 +29,7 @@ public final class Metrics: Sendable {
         }
     }
 
-    func text(openConnections: Int, openStreams: Int, sessions: Int, sessionStore: (any SessionStore)? = nil) -> [UInt8] {
+    func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
         let snapshot = routes.withLock { $0 }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
@@ -61,8 +61,8 @@ public final class Metrics: Sendable {
         out += "# HELP loaderd_sse_frames_skipped_total Frames skipped because a client was not reading.\n# TYPE loaderd_sse_frames_skipped_total counter\n"
         out += "loaderd_sse_frames_skipped_total \(framesSkipped.load(ordering: .relaxed))\n"
         out += "# HELP loaderd_sessions Live sessions.\n# TYPE loaderd_sessions gauge\n"
-        out += "loaderd_sessions \(sessions)\n"
-        sessionStore?.appendMetrics(to: &out)
+        out += "loaderd_sessions \(sessions.count)\n"
+        sessions.appendMetrics(to: &out)
         return Array(out.utf8)
     }
 }

@@ -15,7 +15,7 @@ extension LoaderService {
     /// `GET /metrics`: Prometheus text.
     func metricsText() -> HTTPResponse {
         let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0,
-                                sessions: sessions.count, sessionStore: sessions)
+                                sessions: sessions)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
     }
 }

@@ -1,5 +1,4 @@
 import HTTPServer
-import Synchronization
 
 extension LoaderService {
     /// The answer to a store operation: made from its reply at once when the
@@ -9,8 +8,8 @@ extension LoaderService {
     /// answer (authorize, then post).
     func answer<T: Sendable>(_ operation: (@escaping SessionReply<T>) -> Void,
                              _ respond: @escaping @Sendable (T) throws -> HTTPResponse) -> HTTPResponse {
-        let slot = ReplySlot<T>()
-        operation { slot.fill($0) }
+        let reply = Outcome<Result<T, SessionError>>()
+        operation { reply.complete($0) }
         let logger = logger
         let render: @Sendable (Result<T, SessionError>) -> HTTPResponse = { result in
             switch result {
@@ -23,46 +22,13 @@ extension LoaderService {
                 return ServiceError(error).response
             }
         }
-        if let now = slot.now { return render(now) }
+        if let now = reply.value { return render(now) }
         return .deferred { promise in
-            slot.whenFilled { result in
+            reply.whenDone { result in
                 let response = render(result)
                 if case .deferred(let begin) = response.body { begin(promise) } else { promise.succeed(response) }
             }
         }
-    }
-}
-
-/// Holds a store's reply until it is read: at once, or by a waiter.
-final class ReplySlot<T: Sendable>: Sendable {
-    private struct State {
-        var result: Result<T, SessionError>?
-        var waiter: (@Sendable (Result<T, SessionError>) -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func fill(_ result: Result<T, SessionError>) {
-        let waiter = state.withLock { s -> (@Sendable (Result<T, SessionError>) -> Void)? in
-            guard s.result == nil, let waiter = s.waiter else {
-                if s.result == nil { s.result = result }
-                return nil
-            }
-            s.waiter = nil
-            s.result = result
-            return waiter
-        }
-        waiter?(result)
-    }
-
-    /// The reply, if it has come.
-    var now: Result<T, SessionError>? { state.withLock { $0.result } }
-
-    func whenFilled(_ body: @escaping @Sendable (Result<T, SessionError>) -> Void) {
-        let result = state.withLock { s -> Result<T, SessionError>? in
-            if s.result == nil { s.waiter = body }
-            return s.result
-        }
-        if let result { body(result) }
     }
 }
 

@@ -22,7 +22,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         var viewers = 0
         var expired = false
         /// Encoded stream events by (fps, k), shared by every viewer.
-        var frames: [FrameKey: (bytes: [UInt8], done: Bool)] = [:]
+        var frames = SharedFrames()
 
         init(id: String, token: [UInt8], definition: LoaderDefinition, params: [(String, JSONValue)], createdAt: Double, loader: ConfiguredLoader) {
             self.id = id
@@ -46,7 +46,6 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         var loaderEvents: LoaderEvents { events.loaderEvents }
     }
 
-    struct FrameKey: Hashable { let fps: Double; let k: Int }
 
     /// A session as the journal keeps it (`Record`): a copy, safe outside the lock.
     struct Image: Sendable {
@@ -243,22 +242,18 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
-        let key = FrameKey(fps: fps, k: k)
-        let found = sessions.withLock { all -> (cached: (bytes: [UInt8], done: Bool)?, loader: ConfiguredLoader?) in
-            guard let s = all[id], !s.expired else { return (nil, nil) }
-            if let hit = s.frames[key] { return (hit, nil) }
-            return (nil, s.loader)
-        }
-        if let cached = found.cached { return .frame(bytes: cached.bytes, done: cached.done) }
-        guard let loader = found.loader else { return .ended(reason: "gone") }
-        let frame = loader.frame(at: Double(k) / fps)
-        let event = (encode(frame, k), frame.done)
-        sessions.withLock { all in
-            guard let s = all[id], s.loader.events == loader.events else { return }
-            if s.frames.count >= 64 { s.frames.removeAll(keepingCapacity: true) }
-            s.frames[key] = event
-        }
-        return .frame(bytes: event.0, done: event.1)
+        let key = SharedFrames.Key(fps: fps, k: k)
+        return SharedFrames.frame(key, encode: encode, find: {
+            sessions.withLock { all in
+                guard let s = all[id], !s.expired else { return .ready(.ended(reason: "gone")) }
+                return s.frames[key].map(SharedFrames.Found.ready) ?? .make(s.loader)
+            }
+        }, keep: { loader, frame in
+            sessions.withLock { all in
+                guard let s = all[id] else { return }
+                s.frames.keep(key, frame, made: loader, now: s.loader)
+            }
+        })
     }
 
     func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {

@@ -37,7 +37,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         var viewers = 1
         /// Why streams must end, once they must.
         var ended: String?
-        var frames: [LocalSessionStore.FrameKey: (bytes: [UInt8], done: Bool)] = [:]
+        var frames = SharedFrames()
 
         init(_ s: SessionSnapshot) {
             loader = s.loader
@@ -189,23 +189,19 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
-        let key = LocalSessionStore.FrameKey(fps: fps, k: k)
-        let found = mirrors.withLock { all -> (hit: (bytes: [UInt8], done: Bool)?, loader: ConfiguredLoader?, ended: String?) in
-            guard let m = all[id] else { return (nil, nil, "gone") }
-            if let ended = m.ended { return (nil, nil, ended) }
-            return (m.frames[key], m.loader, nil)
-        }
-        if let ended = found.ended { return .ended(reason: ended) }
-        if let hit = found.hit { return .frame(bytes: hit.bytes, done: hit.done) }
-        guard let loader = found.loader else { return .ended(reason: "gone") }
-        let frame = loader.frame(at: Double(k) / fps)
-        let event = (bytes: encode(frame, k), done: frame.done)
-        mirrors.withLock { all in
-            guard let m = all[id], m.loader.events == loader.events else { return }
-            if m.frames.count >= 64 { m.frames.removeAll(keepingCapacity: true) }
-            m.frames[key] = event
-        }
-        return .frame(bytes: event.bytes, done: event.done)
+        let key = SharedFrames.Key(fps: fps, k: k)
+        return SharedFrames.frame(key, encode: encode, find: {
+            mirrors.withLock { all in
+                guard let m = all[id] else { return .ready(.ended(reason: "gone")) }
+                if let ended = m.ended { return .ready(.ended(reason: ended)) }
+                return m.frames[key].map(SharedFrames.Found.ready) ?? .make(m.loader)
+            }
+        }, keep: { loader, frame in
+            mirrors.withLock { all in
+                guard let m = all[id] else { return }
+                m.frames.keep(key, frame, made: loader, now: m.loader)
+            }
+        })
     }
 
     // MARK: Mirrors

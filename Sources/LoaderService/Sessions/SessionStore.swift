@@ -45,6 +45,47 @@ public enum SharedFrame: Sendable {
     case ended(reason: String)
 }
 
+/// A session's stream frames, each (fps, k) encoded once and shared by all
+/// its viewers. Kept under the store's lock; made outside it (`frame`).
+/// Bounded: cleared at 64.
+struct SharedFrames {
+    struct Key: Hashable { let fps: Double; let k: Int }
+    private var frames: [Key: SharedFrame] = [:]
+
+    subscript(key: Key) -> SharedFrame? { frames[key] }
+
+    mutating func removeAll() { frames.removeAll() }
+
+    /// What a store finds of a session, under its lock: the frame ready
+    /// (or why streams end), or the loader to make it from.
+    enum Found {
+        case ready(SharedFrame)
+        case make(ConfiguredLoader)
+    }
+
+    /// Frame `key` of a session: as `find` has it, or made from the loader
+    /// it gives, then offered to `keep` (which keeps it, under the lock, if
+    /// the session's events are still those the loader had).
+    static func frame(_ key: Key, encode: (Frame, Int) -> [UInt8], find: () -> Found,
+                      keep: (ConfiguredLoader, SharedFrame) -> Void) -> SharedFrame {
+        switch find() {
+        case .ready(let frame): return frame
+        case .make(let loader):
+            let f = loader.frame(at: Double(key.k) / key.fps)
+            let made = SharedFrame.frame(bytes: encode(f, key.k), done: f.done)
+            keep(loader, made)
+            return made
+        }
+    }
+
+    /// Keeps `frame` if it was made from `made`, the loader the session still has.
+    mutating func keep(_ key: Key, _ frame: SharedFrame, made: ConfiguredLoader, now current: ConfiguredLoader) {
+        guard made.events == current.events else { return }
+        if frames.count >= 64 { frames.removeAll(keepingCapacity: true) }
+        frames[key] = frame
+    }
+}
+
 /// How a store answers an operation (see `SessionStore`).
 public typealias SessionReply<T> = @Sendable (Result<T, SessionError>) -> Void
 
@@ -88,32 +129,41 @@ public struct SessionLimits: Sendable {
     public init() {}
 }
 
-/// Tells when an accepted change is durable (written and synced), once:
-/// an answer that acknowledges the change waits for it.
-public final class WriteTicket: Sendable {
-    private struct State { var outcome: Bool?; var waiter: (@Sendable (Bool) -> Void)? }
+/// A value that comes once, on any thread, and the one waiter for it: read
+/// at once if it has come (`value`), or handed to the waiter when it does.
+public final class Outcome<Value: Sendable>: Sendable {
+    private struct State { var value: Value?; var waiter: (@Sendable (Value) -> Void)? }
     private let state = Mutex(State())
 
     public init() {}
 
-    public func complete(_ ok: Bool) {
-        let waiter = state.withLock { s -> (@Sendable (Bool) -> Void)? in
-            s.outcome = ok
+    /// The first value given is the outcome; later ones are ignored.
+    public func complete(_ value: Value) {
+        let waiter = state.withLock { s -> (@Sendable (Value) -> Void)? in
+            guard s.value == nil else { return nil }
+            s.value = value
             defer { s.waiter = nil }
             return s.waiter
         }
-        waiter?(ok)
+        waiter?(value)
     }
 
+    /// The outcome, if it has come.
+    public var value: Value? { state.withLock { $0.value } }
+
     /// Runs `body` with the outcome: now if it is known, else when it is.
-    public func whenDone(_ body: @escaping @Sendable (Bool) -> Void) {
-        let outcome = state.withLock { s -> Bool? in
-            if s.outcome == nil { s.waiter = body }
-            return s.outcome
+    public func whenDone(_ body: @escaping @Sendable (Value) -> Void) {
+        let value = state.withLock { s -> Value? in
+            if s.value == nil { s.waiter = body }
+            return s.value
         }
-        if let outcome { body(outcome) }
+        if let value { body(value) }
     }
 }
+
+/// Tells when an accepted change is durable (written and synced): an answer
+/// that acknowledges the change waits for it.
+public typealias WriteTicket = Outcome<Bool>
 
 extension [SessionEvent] {
     /// The events as the loader takes them.
