@@ -40,6 +40,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     private var registration: Registration?
     private var output: [UInt8] = []
     private var input: [UInt8] = []
+    /// Where reads land (one buffer for the connection's life).
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     /// Callbacks of the commands sent, in order; nil for the handshake's own.
     private var replies: [Reply?] = []
     private var repliesHead = 0
@@ -191,13 +193,12 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     private func readAvailable() {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while case .ready = state {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                input.append(contentsOf: chunk[0..<n])
+                input.append(contentsOf: scratch[0..<n])
                 deliver()
-                if n < chunk.count { return }
+                if n < scratch.count { return }
             } else if n == 0 {
                 return disconnect("the server closed the connection")
             } else {
@@ -282,6 +283,3 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         return try? SocketAddress(host: String(cString: text), port: port)
     }
 }
-
-/// Carries a value across `execute` to the loop that alone touches it.
-private struct UncheckedBox<T>: @unchecked Sendable { let value: T }

@@ -341,7 +341,6 @@ final class Connection: Selectable, StreamSink {
         flush()
     }
 
-
     // MARK: Time and shutdown
 
     /// Called by the loop's tick: enforce the header, idle and stall timeouts.

@@ -58,10 +58,6 @@ public final class EmbeddedServer {
         }
     }
 
-    public func get(_ target: String, headers: [(String, String)] = []) throws(HTTPParseError) -> EmbeddedResponse {
-        try request(.GET, target, headers: headers)
-    }
-
     /// Moves the loop's clock, running every timer due on the way.
     public func advance(seconds: Double) {
         loop.advance(byNanoseconds: UInt64((seconds * 1e9).rounded()))
@@ -72,11 +68,6 @@ public final class EmbeddedServer {
         isShuttingDown = true
         for stream in streams where stream.writer.isOpen { stream.writer.shutdown() }
         loop.runPending()
-    }
-
-    /// The error answer the server would send for a request it refuses.
-    public func errorResponse(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
-        responder.errorResponse(status: status, message: message)
     }
 }
 

@@ -111,6 +111,9 @@ public final class ResponsePromise: @unchecked Sendable {
 }
 
 /// Carries a value that is only touched on one loop across `execute`.
-struct UncheckedBox<T>: @unchecked Sendable { let value: T }
+package struct UncheckedBox<T>: @unchecked Sendable {
+    package let value: T
+    package init(value: T) { self.value = value }
+}
 
 import Synchronization
