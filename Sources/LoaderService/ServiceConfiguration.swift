@@ -335,17 +335,24 @@ extension ServiceConfiguration {
         }
     }
 
+    /// A value as the docs show it: strings bare, the rest as in JSON.
+    static func text(_ value: Key.Value) -> String {
+        switch value {
+        case .string(let s?): return s
+        case .level(let l): return l.rawValue
+        default:
+            var w = LoaderEngine.JSONWriter(capacity: 64)
+            write(value, &w)
+            return String(decoding: w.bytes, as: UTF8.self)
+        }
+    }
+
     /// The README's table of settings, with the embedded defaults.
     static func markdownTable() -> String {
         let defaults = embeddedDefault()
         var out = "| key | environment | flag | default | meaning |\n|---|---|---|---|---|\n"
         for key in keys {
-            var w = LoaderEngine.JSONWriter(capacity: 64)
-            write(key.get(defaults), &w)
-            var value = String(decoding: w.bytes, as: UTF8.self)
-            if case .string(let s?) = key.get(defaults) { value = s }
-            if case .level(let l) = key.get(defaults) { value = l.rawValue }
-            out += "| \(key.name) | \(key.environmentName) |\(key.flag.map { " \($0) " } ?? " ")| \(value) | \(key.meaning) |\n"
+            out += "| \(key.name) | \(key.environmentName) |\(key.flag.map { " \($0) " } ?? " ")| \(text(key.get(defaults))) | \(key.meaning) |\n"
         }
         return out
     }
@@ -356,13 +363,7 @@ extension ServiceConfiguration {
         var out = ""
         for key in keys {
             guard let flag = key.flag else { continue }
-            var value = ""
-            switch key.get(defaults) {
-            case .string(let s): value = s ?? "none"
-            case .integer(let n): value = String(n)
-            case .level(let l): value = l.rawValue
-            default: break
-            }
+            let value = key.get(defaults) == .string(nil) ? "none" : text(key.get(defaults))
             let left = "  \(flag) \(key.name.uppercased())"
             out += left + String(repeating: " ", count: max(1, 26 - left.count)) + "\(key.meaning) (default \(value)); also \(key.environmentName)\n"
         }
