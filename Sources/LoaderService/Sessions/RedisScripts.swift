@@ -44,8 +44,9 @@ enum RedisScripts {
         return 'OK'
         """
 
-    /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now.
-    /// Answers the hash's fields and the events: {loader, params, createdAt, viewers, doneAt, finished, events, {id, {type, type, t, t}}…}.
+    /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now, withEvents (0/1).
+    /// Answers the hash's fields and the events (none without withEvents):
+    /// {{loader, params, createdAt, viewers, doneAt, finished, events}, {{id, {type, …, t, …}}…}}.
     static let read = prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
@@ -56,10 +57,12 @@ enum RedisScripts {
           active(ARGV[6], ARGV[7], ARGV[1])
         end
         local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'viewers', 'doneAt', 'finished', 'events')
+        if ARGV[8] ~= '1' then return {h, {}} end
         return {h, redis.call('XRANGE', KEYS[2], '-', '+')}
         """
 
-    /// ARGV: id, token, kind, t, eventsSeen, doneAt ('' if unchanged), maxEvents, ttl, now.
+    /// ARGV: id, token, kind, t, eventsSeen ('' when the event does not
+    /// depend on the others), doneAt ('' if unchanged), maxEvents, ttl, now.
     /// `retry` when another event came since the caller read the session.
     static let post = prelude + """
         local e = gone(KEYS[1], KEYS[3])
@@ -69,7 +72,7 @@ enum RedisScripts {
         if h[3] ~= '' and tonumber(ARGV[4]) >= tonumber(h[3]) then return redis.error_reply('session_done') end
         if ARGV[3] ~= 'stop' and h[2] == '1' then return redis.error_reply('session_finished') end
         if tonumber(h[1]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_events') end
-        if tonumber(h[1]) ~= tonumber(ARGV[5]) then return redis.error_reply('retry') end
+        if ARGV[5] ~= '' and tonumber(h[1]) ~= tonumber(ARGV[5]) then return redis.error_reply('retry') end
         redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 't', ARGV[4])
         redis.call('HINCRBY', KEYS[1], 'events', 1)
         if ARGV[3] == 'finish' then redis.call('HSET', KEYS[1], 'finished', 1) end

@@ -24,7 +24,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let waitReplicas: Int
     private var commands: RedisConnection?
     private var subscriber: RedisConnection?
-    private var refreshTimer: TimerHandle?
     private let mirrors = Mutex<[String: Mirror]>([:])
     private let liveCount = Atomic<Int>(0)
 
@@ -78,7 +77,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     }
 
     private func scheduleRefresh(_ loop: EventLoop) {
-        refreshTimer = loop.schedule(afterNanoseconds: 500_000_000) { [weak self] in
+        loop.schedule(afterNanoseconds: 500_000_000) { [weak self] in
             guard let self else { return }
             self.refreshAll()
             self.commands?.send(["EVAL", RedisScripts.count, "1", RedisScripts.live, JSONWriter.number(wallClock())]) { [weak self] r in
@@ -121,9 +120,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     /// Reads the session, checks and computes what a script cannot (the
     /// event's kind, when the loader is done), then writes if no other event
-    /// came in between; else reads again.
+    /// came in between; else reads again. Progress does not change when the
+    /// loader is done: its read leaves the events out, and its write does
+    /// not depend on them.
     private func post(_ kind: SessionEvent.Kind, _ id: String, _ token: String?, tries: Int, _ reply: @escaping SessionReply<SessionEvent>) {
-        read(id, owner: token ?? "", addViewer: false) { [self] (result: Result<SessionSnapshot, SessionError>) in
+        read(id, owner: token ?? "", addViewer: false, events: kind != .progress) { [self] (result: Result<SessionSnapshot, SessionError>) in
             switch result {
             case .failure(let error): reply(.failure(error))
             case .success(let s): post(kind, s, token, tries: tries, reply)
@@ -140,9 +141,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
         let t = wallClock() - s.createdAt
         let event = SessionEvent(kind: kind, t: t)
-        let after = s.loader.with(events: (s.events + [event]).loaderEvents)
-        let doneAt = kind == .progress ? "" : (after.doneTime(from: t).map(JSONWriter.number) ?? "")
-        let arguments = [token ?? "", kind.rawValue, JSONWriter.number(t), String(s.events.count), doneAt,
+        var seen = "", doneAt = ""
+        if kind != .progress {
+            let after = s.loader.with(events: (s.events + [event]).loaderEvents)
+            seen = String(s.events.count)
+            doneAt = after.doneTime(from: t).map(JSONWriter.number) ?? ""
+        }
+        let arguments = [token ?? "", kind.rawValue, JSONWriter.number(t), seen, doneAt,
                          String(limits.maxEventsPerSession), ttl, JSONWriter.number(wallClock())]
         let id = s.id
         var again: (@Sendable () -> Void)? = nil
@@ -153,7 +158,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) {
-        read(id, owner: token ?? "", addViewer: false) { reply($0.map { _ in () }) }
+        read(id, owner: token ?? "", addViewer: false, events: false) { reply($0.map { _ in () }) }
     }
 
     public func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) {
@@ -236,9 +241,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Reads session `id`; with `owner`, only for that token (a missing one
     /// is ""): 401 comes after 404 and 410, as in every store. With
     /// `addViewer`, a viewer is counted against the limit.
-    private func read(_ id: String, owner: String?, addViewer: Bool, _ reply: @escaping SessionReply<SessionSnapshot>) {
+    /// Without `events`, the snapshot's events (and its loader's) are left out.
+    private func read(_ id: String, owner: String?, addViewer: Bool, events: Bool = true, _ reply: @escaping SessionReply<SessionSnapshot>) {
         let arguments = [owner ?? "", owner == nil ? "0" : "1", addViewer ? "1" : "0",
-                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(wallClock())]
+                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(wallClock()), events ? "1" : "0"]
         command(id, RedisScripts.eval(RedisScripts.read, id, arguments)) { [self] result in
             reply(result.flatMap { value in snapshot(id, value) })
         }
