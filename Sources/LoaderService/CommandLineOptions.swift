@@ -1,3 +1,4 @@
+import LoaderEngine
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LoaderEngine
 import Testing
 @testable import LoaderService
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTestSupport
+import LoaderEngine
 import Testing
 @testable import HTTPServer
 @testable import LoaderService

@@ -18,8 +18,13 @@ extension RGBColor: Encodable {
 
 extension Shape: Encodable {}
 
+extension LineCap: Encodable {}
+
 extension Element: Encodable {
-    enum CodingKeys: String, CodingKey { case id, shape, x, y, diameter, scale, opacity, color }
+    enum CodingKeys: String, CodingKey {
+        case id, shape, x, y, diameter, width, height, cornerRadius, lineWidth, strokeStart, strokeEnd, lineCap
+        case scale, rotation, opacity, color
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -27,8 +32,22 @@ extension Element: Encodable {
         try c.encode(shape, forKey: .shape)
         try c.encode(x, forKey: .x)
         try c.encode(y, forKey: .y)
-        try c.encode(diameter, forKey: .diameter)
+        switch shape {
+        case .circle:
+            try c.encode(diameter, forKey: .diameter)
+        case .rect:
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(cornerRadius, forKey: .cornerRadius)
+        case .ring:
+            try c.encode(diameter, forKey: .diameter)
+            try c.encode(lineWidth, forKey: .lineWidth)
+            try c.encode(strokeStart, forKey: .strokeStart)
+            try c.encode(strokeEnd, forKey: .strokeEnd)
+            try c.encode(lineCap, forKey: .lineCap)
+        }
         try c.encode(scale, forKey: .scale)
+        if rotation != 0 { try c.encode(rotation, forKey: .rotation) }
         try c.encode(opacity, forKey: .opacity)
         try c.encode(color, forKey: .color)
     }

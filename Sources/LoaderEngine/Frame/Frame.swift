@@ -1,39 +1,68 @@
-/// An element's id: a constant name and an optional index (`indicator`,
-/// `dot0`, `drop12`). Kept as parts, the name a compile-time constant, so
-/// that no string is built, copied or escaped per frame.
+/// An element's id: a name and an optional index (`indicator`, `dot0`,
+/// `drop12`). A built-in loader's name is a compile-time constant, so that no
+/// string is built, copied or escaped per frame; a defined loader's ids are
+/// made once when it is built (`bar3-1`) and shared by every frame.
 public struct ElementID: Sendable, Hashable, CustomStringConvertible {
-    public let name: StaticString
+    @usableFromInline enum Name: Sendable {
+        case constant(StaticString)
+        case text([UInt8])
+    }
+    @usableFromInline let storage: Name
     public let index: Int?
 
     /// `name` is letters, digits, `_` or `-` (written into JSON as is).
     public init(_ name: StaticString, index: Int? = nil) {
-        precondition(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
-        }, "element names are ASCII letters, digits, _ and -")
-        self.name = name
+        precondition(name.hasPointerRepresentation && UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy(Self.isNameByte),
+                     "element names are ASCII letters, digits, _ and -")
+        self.storage = .constant(name)
         self.index = index
     }
 
-    @inlinable public func indexed(_ i: Int) -> ElementID { ElementID(uncheckedName: name, index: i) }
+    /// A name made at run time, of the same bytes as a constant one.
+    public init?(text: String) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.allSatisfy(Self.isNameByte) else { return nil }
+        self.storage = .text(bytes)
+        self.index = nil
+    }
 
-    @usableFromInline init(uncheckedName name: StaticString, index: Int?) {
-        self.name = name
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
+    }
+
+    @inlinable public func indexed(_ i: Int) -> ElementID { ElementID(storage: storage, index: i) }
+
+    @usableFromInline init(storage: Name, index: Int?) {
+        self.storage = storage
         self.index = index
     }
 
-    var nameBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount) }
+    /// The name's bytes (without the index).
+    @inlinable public func withNameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch storage {
+        case let .constant(name): return body(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        case let .text(bytes): return bytes.withUnsafeBufferPointer(body)
+        }
+    }
+
+    var nameByteCount: Int {
+        switch storage {
+        case let .constant(name): return name.utf8CodeUnitCount
+        case let .text(bytes): return bytes.count
+        }
+    }
 
     public static func == (a: ElementID, b: ElementID) -> Bool {
-        a.index == b.index && a.nameBytes.elementsEqual(b.nameBytes)
+        a.index == b.index && a.withNameBytes { x in b.withNameBytes { y in x.elementsEqual(y) } }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(bytes: UnsafeRawBufferPointer(nameBytes))
+        withNameBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(index)
     }
 
     public var description: String {
-        let base = name.description
+        let base = withNameBytes { String(decoding: $0, as: UTF8.self) }
         if let index { return base + String(index) }
         return base
     }
@@ -41,20 +70,44 @@ public struct ElementID: Sendable, Hashable, CustomStringConvertible {
 
 /// The shape an element is drawn as.
 public enum Shape: String, Sendable {
+    /// A filled circle of `diameter`.
     case circle
+    /// A filled rectangle of `width` × `height` with `cornerRadius`.
+    case rect
+    /// A stroked circle of `diameter` and `lineWidth`, drawn from
+    /// `strokeStart` to `strokeEnd` (12 o'clock, clockwise).
+    case ring
 }
 
-/// One drawn thing at one moment: centre, unscaled diameter (drawn size is
-/// `diameter * scale`), opacity and colour.
+/// How a ring's stroke ends (`CAShapeLayerLineCap`).
+public enum LineCap: String, Sendable {
+    case butt, round
+}
+
+/// One drawn thing at one moment: centre, unscaled size (drawn size is
+/// size × `scale`), rotation, opacity and colour. Which size fields count
+/// depends on `shape`; the others are 0.
 public struct Element: Sendable, Equatable {
     public var id: ElementID
     public var shape: Shape
     public var x: Double
     public var y: Double
+    /// circle, ring.
     public var diameter: Double
     public var scale: Double
+    /// Radians, clockwise on screen; written only when not 0.
+    public var rotation: Double = 0
     public var opacity: Double
     public var color: RGBColor
+    /// rect.
+    public var width: Double = 0
+    public var height: Double = 0
+    public var cornerRadius: Double = 0
+    /// ring.
+    public var lineWidth: Double = 0
+    public var strokeStart: Double = 0
+    public var strokeEnd: Double = 1
+    public var lineCap: LineCap = .butt
 
     @inlinable
     public init(id: ElementID, shape: Shape = .circle, x: Double, y: Double, diameter: Double,
@@ -67,6 +120,15 @@ public struct Element: Sendable, Equatable {
         self.scale = scale
         self.opacity = opacity
         self.color = color
+    }
+
+    /// The element drawn `factor` times as large on a canvas as many times
+    /// larger (the `scale` parameter): position and lengths, not `scale`.
+    @inlinable
+    public mutating func magnify(by factor: Double) {
+        x *= factor; y *= factor
+        diameter *= factor; width *= factor; height *= factor
+        cornerRadius *= factor; lineWidth *= factor
     }
 }
 

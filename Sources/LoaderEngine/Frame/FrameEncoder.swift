@@ -80,15 +80,16 @@ public enum FrameEncoder {
 
     // MARK: Writing
 
-    // Keys, punctuation, shape and colour: 87 and 58 bytes as written.
-    static let elementFixedBytes = 96
+    // Keys, punctuation, shape and colour: at most 160 (a ring) and 58
+    // bytes as written.
+    static let elementFixedBytes = 176
     static let frameFixedBytes = 64
 
     /// The most bytes a frame can take: each number at its longest.
     static func byteBound(loader: String, elements: [Element]) -> Int {
         var bound = frameFixedBytes + 6 * loader.utf8.count + 3 * ShortestDouble.maxLength
         for element in elements {
-            bound += elementFixedBytes + element.id.name.utf8CodeUnitCount + 20 + 6 * ShortestDouble.maxLength
+            bound += elementFixedBytes + element.id.nameByteCount + 20 + 10 * ShortestDouble.maxLength
         }
         return bound
     }
@@ -113,20 +114,48 @@ public enum FrameEncoder {
         cursor.write("]}")
     }
 
+    /// `{"id":…,"shape":…,"x":…,"y":…,<sizes>,"scale":…[,"rotation":…],"opacity":…,"color":…}`;
+    /// a circle's fields and order are the built-in loaders'.
     static func write(_ element: Element, to cursor: inout ByteCursor) {
         cursor.write("{\"id\":\"")
-        cursor.write(element.id.name)
+        element.id.withNameBytes { cursor.write($0) }
         if let index = element.id.index { cursor.write(index) }
         switch element.shape {
         case .circle: cursor.write("\",\"shape\":\"circle\",\"x\":")
+        case .rect: cursor.write("\",\"shape\":\"rect\",\"x\":")
+        case .ring: cursor.write("\",\"shape\":\"ring\",\"x\":")
         }
         ShortestDouble.write(element.x, to: &cursor)
         cursor.write(",\"y\":")
         ShortestDouble.write(element.y, to: &cursor)
-        cursor.write(",\"diameter\":")
-        ShortestDouble.write(element.diameter, to: &cursor)
+        switch element.shape {
+        case .circle:
+            cursor.write(",\"diameter\":")
+            ShortestDouble.write(element.diameter, to: &cursor)
+        case .rect:
+            cursor.write(",\"width\":")
+            ShortestDouble.write(element.width, to: &cursor)
+            cursor.write(",\"height\":")
+            ShortestDouble.write(element.height, to: &cursor)
+            cursor.write(",\"cornerRadius\":")
+            ShortestDouble.write(element.cornerRadius, to: &cursor)
+        case .ring:
+            cursor.write(",\"diameter\":")
+            ShortestDouble.write(element.diameter, to: &cursor)
+            cursor.write(",\"lineWidth\":")
+            ShortestDouble.write(element.lineWidth, to: &cursor)
+            cursor.write(",\"strokeStart\":")
+            ShortestDouble.write(element.strokeStart, to: &cursor)
+            cursor.write(",\"strokeEnd\":")
+            ShortestDouble.write(element.strokeEnd, to: &cursor)
+            cursor.write(element.lineCap == .round ? ",\"lineCap\":\"round\"" : ",\"lineCap\":\"butt\"")
+        }
         cursor.write(",\"scale\":")
         ShortestDouble.write(element.scale, to: &cursor)
+        if element.rotation != 0 {
+            cursor.write(",\"rotation\":")
+            ShortestDouble.write(element.rotation, to: &cursor)
+        }
         cursor.write(",\"opacity\":")
         ShortestDouble.write(element.opacity, to: &cursor)
         cursor.write(",\"color\":\"")

@@ -29,8 +29,9 @@ extension LoaderDefinition {
         w.field("description", summary)
         w.key("canvas")
         w.beginObject()
-        w.field("width", defaults.number("width"))
-        w.field("height", defaults.number("height"))
+        let canvas = self.canvas(defaults)
+        w.field("width", canvas.width)
+        w.field("height", canvas.height)
         w.endObject()
         w.key("period")
         if let period = period(defaults) { w.value(period) } else { w.null() }

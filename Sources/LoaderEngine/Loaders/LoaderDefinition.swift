@@ -75,18 +75,33 @@ public struct LoaderDefinition: Sendable {
     public let events: [EventSpec]
     /// What `motion=reduced` does, in words.
     public let reducedMotion: String
+    /// What pictures draw behind the loader (`nil`: nothing).
+    public let background: RGBColor?
+    /// The definition it was built from, for a defined loader.
+    public let document: LoaderDocument?
     let makePeriod: @Sendable (ParameterValues) -> Double?
+    let makeCanvas: @Sendable (ParameterValues) -> (width: Double, height: Double)
+    let makeSettle: @Sendable (ParameterValues) -> Double
     let makeScene: @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene
 
+    /// `period` and `settle` are on the scene's clock (before `speed`);
+    /// the canvas defaults to the `width` and `height` parameters.
     init(name: String, summary: String, parameters: [ParameterSpec], events: [EventSpec], reducedMotion: String,
+         background: RGBColor?, document: LoaderDocument? = nil,
          period: @escaping @Sendable (ParameterValues) -> Double?,
+         canvas: @escaping @Sendable (ParameterValues) -> (width: Double, height: Double) = { ($0.number("width"), $0.number("height")) },
+         settle: @escaping @Sendable (ParameterValues) -> Double = { _ in 0 },
          scene: @escaping @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
         self.events = events
         self.reducedMotion = reducedMotion
+        self.background = background
+        self.document = document
         self.makePeriod = period
+        self.makeCanvas = canvas
+        self.makeSettle = settle
         self.makeScene = scene
     }
 
@@ -95,7 +110,22 @@ public struct LoaderDefinition: Sendable {
     /// The loader's period in seconds for these parameters: frames at `t` and
     /// `t + period` are the same once every element has started (`nil`: not
     /// periodic, or no period that is a whole number of microseconds).
-    public func period(_ values: ParameterValues) -> Double? { makePeriod(values) }
+    public func period(_ values: ParameterValues) -> Double? {
+        guard let period = makePeriod(values) else { return nil }
+        let speed = values.number("speed")
+        return speed == 1 ? period : commonPeriod([period / speed])
+    }
+
+    /// When every element has started (its first copy's delay and its
+    /// animations' begin times have passed), in seconds of the loader's clock.
+    public func settleTime(_ values: ParameterValues) -> Double { makeSettle(values) / values.number("speed") }
+
+    /// The canvas for these parameters, in points, `scale` applied.
+    public func canvas(_ values: ParameterValues) -> (width: Double, height: Double) {
+        let (width, height) = makeCanvas(values)
+        let scale = values.number("scale")
+        return (width * scale, height * scale)
+    }
 
     /// The loader with default parameters and no events.
     public func configure() -> ConfiguredLoader {
@@ -146,15 +176,23 @@ public struct ConfiguredLoader: Sendable {
     public let events: LoaderEvents
     public let width: Double
     public let height: Double
+    /// `speed` (multiplies the clock) and `scale` (multiplies the canvas).
+    public let speed: Double
+    public let magnification: Double
     let scene: any LoaderScene
 
     init(definition: LoaderDefinition, parameters: ParameterValues, events: LoaderEvents) {
         self.definition = definition
         self.parameters = parameters
         self.events = events
-        self.width = parameters.number("width")
-        self.height = parameters.number("height")
-        self.scene = definition.makeScene(parameters, events)
+        (self.width, self.height) = definition.canvas(parameters)
+        self.speed = parameters.number("speed")
+        self.magnification = parameters.number("scale")
+        // The scene runs on the clock times `speed`; so do its events.
+        let s = speed
+        let sceneEvents = s == 1 ? events
+            : LoaderEvents(stop: events.stop.map { $0 * s }, finish: events.finish.map { $0 * s }, progress: events.progress.map { $0 * s })
+        self.scene = definition.makeScene(parameters, sceneEvents)
     }
 
     public var name: String { definition.name }
@@ -169,7 +207,13 @@ public struct ConfiguredLoader: Sendable {
     /// is shown and the loader is done, for every loader.
     public func render(at t: Double, into elements: inout [Element]) -> Bool {
         if let stop = events.stop, t >= stop { return true }
-        return scene.render(at: t, into: &elements)
+        if speed == 1 && magnification == 1 { return scene.render(at: t, into: &elements) }
+        let first = elements.count
+        let done = scene.render(at: t * speed, into: &elements)
+        if magnification != 1 {
+            for i in first..<elements.count { elements[i].magnify(by: magnification) }
+        }
+        return done
     }
 
     public func frame(at t: Double) -> Frame {
@@ -204,6 +248,14 @@ enum CommonParameters {
     static func size(_ name: String, _ value: Double, _ summary: String) -> ParameterSpec {
         ParameterSpec(name, .number(min: 0, max: 1000, minExclusive: true), default: .number(value), summary)
     }
+
+    static let speed = ParameterSpec(
+        "speed", .number(min: 0.01, max: 100), default: .number(1),
+        "Multiplies the loader's clock, as the root layer's speed (2: twice as fast).")
+
+    static let scale = ParameterSpec(
+        "scale", .number(min: 0.01, max: 100), default: .number(1),
+        "Multiplies the canvas, positions and every length; an element's own scale field is unchanged.")
 
     static let stop = EventSpec("stop", .time, "Time the loader is removed: from then on no elements, done.")
 }

@@ -13,10 +13,14 @@ struct SwitchLoader: LoaderScene {
             CommonParameters.duration("duration", 1.2, "Seconds for dot0 to cross the view; the period."),
             CommonParameters.color(.white),
             CommonParameters.motion,
+            CommonParameters.speed,
+            CommonParameters.scale,
         ],
         events: [CommonParameters.stop],
         reducedMotion: "Dots stay at their model places (left edge, middle, right edge); each one's opacity eases from 1 to 0.4 and back over `duration`, dot i starting i × duration/6 later.",
+        background: .black,
         period: { p in commonPeriod([p.number("duration")]) },
+        settle: { p in p.number("duration") / 2 },
         scene: { p, _ in SwitchLoader(p) }
     )
 

@@ -21,14 +21,18 @@ struct TypingLoader: LoaderScene {
             ParameterSpec("minOpacity", .number(min: 0, max: 1), default: .number(0.2), "Opacity at the end of a fade."),
             ParameterSpec("maxScale", .number(min: 0, max: 100, minExclusive: true), default: .number(1.4), "Scale at the end of a growth; also the model scale shown before a dot starts."),
             CommonParameters.motion,
+            CommonParameters.speed,
+            CommonParameters.scale,
         ],
         events: [CommonParameters.stop],
         reducedMotion: "Dots stay in place at scale 1; each one's opacity eases from 1 to minOpacity and back (opacityDuration each way), the copies still staggered by instanceDelay.",
+        background: .black,
         period: { p in
             p.reducedMotion
                 ? commonPeriod([2 * p.number("opacityDuration")])
                 : commonPeriod([p.number("opacityDuration"), p.number("bounceDuration"), p.number("scaleDuration")])
         },
+        settle: { p in p.number("scaleDuration") },
         scene: { p, _ in TypingLoader(p) }
     )
 

@@ -22,6 +22,8 @@ struct WebLoader: LoaderScene {
             CommonParameters.duration("pulseDuration", 0.8, "Seconds of one pulse leg (1 to 0 or 0 to 1)."),
             CommonParameters.duration("dropDuration", 0.6, "Seconds a drop takes to fall through the view."),
             CommonParameters.motion,
+            CommonParameters.speed,
+            CommonParameters.scale,
         ],
         events: [
             CommonParameters.stop,
@@ -29,6 +31,7 @@ struct WebLoader: LoaderScene {
             EventSpec("finish", .time, "Time loading completed: the pulse completes its leg, then fades out."),
         ],
         reducedMotion: "The indicator pulses between 1 and 0.5 instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
+        background: .white,
         period: { _ in nil },
         scene: { p, events in WebLoader(p, events) }
     )

@@ -1,10 +1,46 @@
 /// The animatable properties of a loader layer (`keyPath`).
 public enum AnimatableProperty: Sendable, Equatable {
     case opacity
+    /// `position`: a point.
+    case position
     case positionX
     case positionY
     /// A uniform `transform.scale`.
     case scale
+    /// `transform.rotation.z`, radians clockwise on screen.
+    case rotation
+    /// `backgroundColor` or `strokeColor`: sRGB channels.
+    case color
+    case strokeStart
+    case strokeEnd
+    case lineWidth
+    case cornerRadius
+}
+
+/// An animated value: a number (in `x`), a point (`x`, `y`) or a colour's
+/// channels 0…255 (`x`, `y`, `z`), mixed component by component.
+public struct AnimatedValue: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    @inlinable public init(_ x: Double, _ y: Double = 0, _ z: Double = 0) { self.x = x; self.y = y; self.z = z }
+    @inlinable public init(_ p: Point) { self.init(p.x, p.y) }
+    @inlinable public init(_ c: RGBColor) { self.init(Double(c.red), Double(c.green), Double(c.blue)) }
+
+    @inlinable static func + (a: Self, b: Self) -> Self { Self(a.x + b.x, a.y + b.y, a.z + b.z) }
+    @inlinable static func - (a: Self, b: Self) -> Self { Self(a.x - b.x, a.y - b.y, a.z - b.z) }
+    @inlinable static func * (a: Self, f: Double) -> Self { Self(a.x * f, a.y * f, a.z * f) }
+    /// Euclidean distance, as paced animations measure it.
+    @inlinable func distance(to b: Self) -> Double {
+        let d = b - self
+        return (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+    }
+    /// The nearest opaque colour to these channels.
+    @inlinable public var color: RGBColor {
+        let channel = { (v: Double) in UInt32(min(max(v.rounded(), 0), 255)) }
+        return RGBColor(rgb: channel(x) << 16 | channel(y) << 8 | channel(z))
+    }
 }
 
 /// The presentation values of a layer: what is drawn.
@@ -12,6 +48,12 @@ public struct LayerState: Sendable, Equatable {
     public var position: Point
     public var opacity: Double
     public var scale: Double
+    public var rotation: Double = 0
+    public var color = AnimatedValue(0)
+    public var strokeStart = 0.0
+    public var strokeEnd = 1.0
+    public var lineWidth = 0.0
+    public var cornerRadius = 0.0
 
     @inlinable
     public init(position: Point, opacity: Double = 1, scale: Double = 1) {
@@ -21,21 +63,35 @@ public struct LayerState: Sendable, Equatable {
     }
 
     @inlinable
-    subscript(property: AnimatableProperty) -> Double {
+    subscript(property: AnimatableProperty) -> AnimatedValue {
         get {
             switch property {
-            case .opacity: return opacity
-            case .positionX: return position.x
-            case .positionY: return position.y
-            case .scale: return scale
+            case .opacity: return AnimatedValue(opacity)
+            case .position: return AnimatedValue(position)
+            case .positionX: return AnimatedValue(position.x)
+            case .positionY: return AnimatedValue(position.y)
+            case .scale: return AnimatedValue(scale)
+            case .rotation: return AnimatedValue(rotation)
+            case .color: return color
+            case .strokeStart: return AnimatedValue(strokeStart)
+            case .strokeEnd: return AnimatedValue(strokeEnd)
+            case .lineWidth: return AnimatedValue(lineWidth)
+            case .cornerRadius: return AnimatedValue(cornerRadius)
             }
         }
         set {
             switch property {
-            case .opacity: opacity = newValue
-            case .positionX: position.x = newValue
-            case .positionY: position.y = newValue
-            case .scale: scale = newValue
+            case .opacity: opacity = newValue.x
+            case .position: position = Point(x: newValue.x, y: newValue.y)
+            case .positionX: position.x = newValue.x
+            case .positionY: position.y = newValue.x
+            case .scale: scale = newValue.x
+            case .rotation: rotation = newValue.x
+            case .color: color = newValue
+            case .strokeStart: strokeStart = newValue.x
+            case .strokeEnd: strokeEnd = newValue.x
+            case .lineWidth: lineWidth = newValue.x
+            case .cornerRadius: cornerRadius = newValue.x
             }
         }
     }
@@ -53,18 +109,23 @@ public protocol Animation: AnyObject, Sendable {
 /// `CABasicAnimation`: `value = fromValue + byValue * timingFunction(progress)`.
 public final class BasicAnimation: Animation {
     public let keyPath: AnimatableProperty
-    public let fromValue: Double
-    public let byValue: Double
+    public let fromValue: AnimatedValue
+    public let byValue: AnimatedValue
     public let timing: MediaTiming
     public let timingFunction: TimingFunction
 
-    public init(_ keyPath: AnimatableProperty, from: Double, by: Double,
+    public init(_ keyPath: AnimatableProperty, from: AnimatedValue, by: AnimatedValue,
                 timing: MediaTiming, timingFunction: TimingFunction = .linear) {
         self.keyPath = keyPath
         self.fromValue = from
         self.byValue = by
         self.timing = timing
         self.timingFunction = timingFunction
+    }
+
+    public convenience init(_ keyPath: AnimatableProperty, from: Double, by: Double,
+                            timing: MediaTiming, timingFunction: TimingFunction = .linear) {
+        self.init(keyPath, from: AnimatedValue(from), by: AnimatedValue(by), timing: timing, timingFunction: timingFunction)
     }
 
     public convenience init(_ keyPath: AnimatableProperty, from: Double, to: Double,
@@ -75,32 +136,6 @@ public final class BasicAnimation: Animation {
     public func apply(to state: inout LayerState, at parentTime: Double) {
         guard let p = timing.progress(atParentTime: parentTime) else { return }
         state[keyPath] = fromValue + byValue * timingFunction(p)
-    }
-}
-
-/// `CAKeyframeAnimation` on `position` along a path.
-public final class KeyframeAnimation: Animation {
-    public enum CalculationMode: Sendable, Equatable {
-        /// Constant speed along the path's arc length.
-        case paced
-    }
-
-    public let path: Path
-    public let calculationMode: CalculationMode
-    public let timing: MediaTiming
-    public let timingFunction: TimingFunction
-
-    public init(path: Path, calculationMode: CalculationMode = .paced,
-                timing: MediaTiming, timingFunction: TimingFunction = .linear) {
-        self.path = path
-        self.calculationMode = calculationMode
-        self.timing = timing
-        self.timingFunction = timingFunction
-    }
-
-    public func apply(to state: inout LayerState, at parentTime: Double) {
-        guard let p = timing.progress(atParentTime: parentTime) else { return }
-        state.position = path.point(atPacedFraction: timingFunction(p))
     }
 }
 

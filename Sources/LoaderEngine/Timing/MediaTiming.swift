@@ -11,7 +11,8 @@ public enum FillMode: Sendable {
 ///
 /// Local time is `(parentTime - beginTime) * speed + timeOffset`. The active
 /// interval is `[0, duration * repeatCount * (autoreverses ? 2 : 1))`, with a
-/// `repeatCount` of 0 meaning one iteration and `.infinity` meaning forever.
+/// `repeatCount` of 0 meaning one iteration and `.infinity` meaning forever;
+/// a `repeatDuration`, when given, takes the place of `duration * repeatCount`.
 /// Outside it the object is inactive (its layer shows the model value) unless
 /// `fillMode` holds the first or the last value.
 public struct MediaTiming: Sendable, Equatable {
@@ -22,12 +23,14 @@ public struct MediaTiming: Sendable, Equatable {
     public var fillMode: FillMode
     public var speed: Double
     public var timeOffset: Double
+    public var repeatDuration: Double?
 
     public init(
-        beginTime: Double = 0, duration: Double, repeatCount: Double = 0,
+        beginTime: Double = 0, duration: Double, repeatCount: Double = 0, repeatDuration: Double? = nil,
         autoreverses: Bool = false, fillMode: FillMode = .removed,
         speed: Double = 1, timeOffset: Double = 0
     ) {
+        self.repeatDuration = repeatDuration
         self.beginTime = beginTime
         self.duration = duration
         self.repeatCount = repeatCount
@@ -40,7 +43,7 @@ public struct MediaTiming: Sendable, Equatable {
     /// Number of one-way legs in the active interval (an autoreversing
     /// iteration has two).
     @inlinable var legs: Double {
-        (repeatCount > 0 ? repeatCount : 1) * (autoreverses ? 2 : 1)
+        (repeatDuration.map { $0 / duration } ?? (repeatCount > 0 ? repeatCount : 1)) * (autoreverses ? 2 : 1)
     }
 
     /// The active duration in local time.

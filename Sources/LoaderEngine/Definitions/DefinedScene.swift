@@ -1,0 +1,194 @@
+/// A similarity transform of the plane (uniform scale, clockwise turn,
+/// translation): how a layer's space maps to the canvas.
+struct Similarity: Sendable {
+    var a = 1.0, b = 0.0, tx = 0.0, ty = 0.0
+    /// The scale and turn it applies, as elements report them.
+    var scale = 1.0, rotation = 0.0
+
+    static let identity = Similarity()
+
+    /// q ↦ position + s·R(r)·(q − center): a layer's space placed in its parent.
+    init(center: Point, scale s: Double, rotation r: Double, position: Point) {
+        a = r == 0 ? s : s * cosine(r)
+        b = r == 0 ? 0 : s * sine(r)
+        tx = position.x - (a * center.x - b * center.y)
+        ty = position.y - (b * center.x + a * center.y)
+        scale = s
+        rotation = r
+    }
+
+    init() {}
+
+    func apply(_ p: Point) -> Point { Point(x: a * p.x - b * p.y + tx, y: b * p.x + a * p.y + ty) }
+
+    /// `self` after `inner`: q ↦ self(inner(q)).
+    func after(_ inner: Similarity) -> Similarity {
+        var m = Similarity()
+        m.a = a * inner.a - b * inner.b
+        m.b = b * inner.a + a * inner.b
+        let t = apply(Point(x: inner.tx, y: inner.ty))
+        m.tx = t.x
+        m.ty = t.y
+        m.scale = scale * inner.scale
+        m.rotation = rotation + inner.rotation
+        return m
+    }
+}
+
+/// A layer ready to draw: model values and built animations.
+final class SceneNode: Sendable {
+    enum Kind: Sendable {
+        case shape(Shape, LineCap)
+        /// Copies in index order: each places the sublayers (about the
+        /// replicator's centre), delays their animations, fades them.
+        case replicator(center: Point, copies: [Copy], sublayers: [SceneNode])
+    }
+    struct Copy: Sendable {
+        let transform: Similarity
+        let delay: Double
+        let alpha: Double
+    }
+
+    let kind: Kind
+    let model: LayerState
+    let diameter: Double
+    let bounds: Point
+    let beginTime: Double
+    let animations: [any Animation]
+
+    init(_ spec: LayerSpec, color: RGBColor, still: Bool) {
+        var model = spec.model
+        model.color = AnimatedValue(spec.color.resolved(color))
+        self.model = model
+        diameter = spec.diameter
+        bounds = spec.bounds
+        beginTime = spec.beginTime
+        animations = still ? [] : spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        switch spec.kind {
+        case .circle: kind = .shape(.circle, .butt)
+        case .rect: kind = .shape(.rect, .butt)
+        case let .ring(cap): kind = .shape(.ring, cap)
+        case let .replicator(r):
+            let center = Point(x: spec.bounds.x / 2, y: spec.bounds.y / 2)
+            // Tᵏ about the centre: q ↦ c + Tᵏ(q − c), composed once per copy.
+            let step = Similarity(center: Point(x: 0, y: 0), scale: r.scale, rotation: r.rotation, position: r.translation)
+            var power = Similarity.identity
+            var copies: [Copy] = []
+            for k in 0..<r.instanceCount {
+                let toCenter = Similarity(center: Point(x: 0, y: 0), scale: 1, rotation: 0, position: center)
+                let fromCenter = Similarity(center: center, scale: 1, rotation: 0, position: Point(x: 0, y: 0))
+                let aboutCenter = toCenter.after(power).after(fromCenter)
+                copies.append(Copy(transform: aboutCenter, delay: Double(k) * r.instanceDelay,
+                                   alpha: min(max(1 + Double(k) * r.instanceAlphaOffset, 0), 1)))
+                power = step.after(power)
+            }
+            kind = .replicator(center: center, copies: copies,
+                               sublayers: r.sublayers.map { SceneNode($0, color: color, still: still) })
+        }
+    }
+
+    /// Core Animation's rules for a basic animation's missing values: a
+    /// missing one comes from the model value.
+    static func animation(_ spec: AnimationSpec, model: LayerState, color: RGBColor) -> any Animation {
+        switch spec {
+        case let .basic(keyPath, from, to, by, timing, function):
+            let modelValue = model[keyPath]
+            let f = from?.resolved(color), t = to?.resolved(color), b = by?.resolved(color)
+            let start: AnimatedValue, delta: AnimatedValue
+            switch (f, t, b) {
+            case let (f?, _, b?): (start, delta) = (f, b)
+            case let (f?, t?, nil): (start, delta) = (f, t - f)
+            case let (nil, t?, b?): (start, delta) = (t - b, b)
+            case let (f?, nil, nil): (start, delta) = (f, modelValue - f)
+            case let (nil, t?, nil): (start, delta) = (modelValue, t - modelValue)
+            case let (nil, nil, b?): (start, delta) = (modelValue, b)
+            case (nil, nil, nil): (start, delta) = (modelValue, AnimatedValue(0))
+            }
+            return BasicAnimation(keyPath, from: start, by: delta, timing: timing, timingFunction: function)
+        case let .keyframe(keyPath, values, path, keyTimes, functions, mode, timing, function):
+            let keys: KeyframeAnimation.Keys = path.map { .path($0) } ?? .values(values!.map { $0.resolved(color) })
+            return KeyframeAnimation(keyPath, keys: keys, keyTimes: keyTimes, timingFunctions: functions,
+                                     calculationMode: mode, timing: timing, timingFunction: function)
+        case let .group(children, timing):
+            return AnimationGroup(children.map { animation($0, model: model, color: color) }, timing: timing)
+        }
+    }
+
+    /// Appends this layer's elements at `time` (its parent's), placed by
+    /// `transform` and faded by `opacity`; `index` counts elements for ids.
+    func render(at time: Double, transform: Similarity, opacity: Double, ids: [ElementID], index: inout Int,
+                into elements: inout [Element]) {
+        let local = time - beginTime
+        var state = model
+        for animation in animations { animation.apply(to: &state, at: local) }
+        switch kind {
+        case let .shape(shape, cap):
+            let p = transform.apply(state.position)
+            var e = Element(id: ids[index], shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                            opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+            e.rotation = transform.rotation + state.rotation
+            if shape == .rect {
+                e.width = bounds.x
+                e.height = bounds.y
+                e.cornerRadius = state.cornerRadius
+            } else if shape == .ring {
+                e.lineWidth = state.lineWidth
+                e.strokeStart = min(max(state.strokeStart, 0), 1)
+                e.strokeEnd = min(max(state.strokeEnd, 0), 1)
+                e.lineCap = cap
+            }
+            index += 1
+            elements.append(e)
+        case let .replicator(center, copies, sublayers):
+            let own = transform.after(Similarity(center: center, scale: state.scale, rotation: state.rotation, position: state.position))
+            let faded = opacity * state.opacity
+            for copy in copies {
+                let placed = own.after(copy.transform)
+                for sublayer in sublayers {
+                    sublayer.render(at: local - copy.delay, transform: placed, opacity: faded * copy.alpha,
+                                    ids: ids, index: &index, into: &elements)
+                }
+            }
+        }
+    }
+}
+
+/// A defined loader for one set of parameters: its layer tree, built once.
+struct DefinedScene: LoaderScene {
+    let layers: [SceneNode]
+    let ids: [ElementID]
+    /// `motion=reduced` without a `reducedMotion` tree: model values under
+    /// an opacity pulse, 1 → 0.4 → 1, 1 s each way, ease in and out.
+    let pulse: BasicAnimation?
+
+    init(_ document: LoaderDocument, _ p: ParameterValues) {
+        let color = p.color("color")
+        if p.reducedMotion, let reduced = document.reducedMotion, let ids = document.reducedElementIDs {
+            layers = reduced.map { SceneNode($0, color: color, still: false) }
+            self.ids = ids
+            pulse = nil
+        } else {
+            layers = document.layers.map { SceneNode($0, color: color, still: p.reducedMotion) }
+            ids = document.elementIDs
+            pulse = p.reducedMotion ? DefinedScene.reducedPulse : nil
+        }
+    }
+
+    static let reducedPulse = BasicAnimation(
+        .opacity, from: 1, to: 0.4,
+        timing: MediaTiming(duration: 1, repeatCount: .infinity, autoreverses: true), timingFunction: .easeInEaseOut)
+
+    func render(at t: Double, into elements: inout [Element]) -> Bool {
+        var opacity = 1.0
+        if let pulse {
+            var state = LayerState(position: Point(x: 0, y: 0))
+            pulse.apply(to: &state, at: t)
+            opacity = state.opacity
+        }
+        var index = 0
+        for layer in layers {
+            layer.render(at: t, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
+        }
+        return false
+    }
+}

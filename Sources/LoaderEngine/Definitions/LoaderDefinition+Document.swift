@@ -1,0 +1,78 @@
+extension LoaderDefinition {
+    /// A catalogue entry for a definition: it takes `color`, `speed`,
+    /// `scale`, `motion` and the event `stop`, like every loader.
+    public init(document: LoaderDocument) {
+        let reduced = document.reducedMotion != nil
+            ? "The definition's own reducedMotion layers."
+            : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
+        self.init(
+            name: document.name, summary: document.summary,
+            parameters: [
+                ParameterSpec("color", .color, default: .color(document.color), "The loader's colour: every layer coloured \"color\" in the definition."),
+                CommonParameters.motion,
+                CommonParameters.speed,
+                CommonParameters.scale,
+            ],
+            events: [CommonParameters.stop],
+            reducedMotion: reduced,
+            background: document.background,
+            document: document,
+            period: { p in
+                p.reducedMotion
+                    ? (document.reducedMotion.map { DocumentTiming.period($0) } ?? 2)
+                    : DocumentTiming.period(document.layers)
+            },
+            canvas: { _ in (document.width, document.height) },
+            settle: { p in DocumentTiming.settle(p.reducedMotion ? document.reducedMotion ?? [] : document.layers, offset: 0) },
+            scene: { p, _ in DefinedScene(document, p) })
+    }
+
+    /// Parses a definition into a catalogue entry.
+    public init(definition bytes: [UInt8]) throws(DefinitionError) {
+        self.init(document: try LoaderDocument.parse(bytes))
+    }
+}
+
+/// The timing facts of a definition that the catalogue reports.
+enum DocumentTiming {
+    /// The cycle of every animation that repeats forever, in loader time
+    /// (a group's children repeat inside their group's cycle).
+    static func cycles(_ layers: [LayerSpec]) -> [Double] {
+        var cycles: [Double] = []
+        for layer in layers {
+            for animation in layer.animations {
+                let t = animation.timing
+                if t.repeatDuration == nil && t.repeatCount == .infinity {
+                    cycles.append(t.duration * (t.autoreverses ? 2 : 1) / t.speed)
+                }
+            }
+            if case let .replicator(r) = layer.kind { cycles += self.cycles(r.sublayers) }
+        }
+        return cycles
+    }
+
+    /// The least common multiple of the cycles; `nil` when nothing repeats.
+    static func period(_ layers: [LayerSpec]) -> Double? {
+        let cycles = cycles(layers)
+        return cycles.isEmpty ? nil : commonPeriod(cycles)
+    }
+
+    /// When every copy of every layer has started, and every animation
+    /// that ends has ended.
+    static func settle(_ layers: [LayerSpec], offset: Double) -> Double {
+        var latest = 0.0
+        for layer in layers {
+            let base = offset + layer.beginTime
+            for animation in layer.animations {
+                let t = animation.timing
+                let start = base + t.beginTime - t.timeOffset / t.speed
+                let ends = t.repeatCount != .infinity || t.repeatDuration != nil
+                latest = max(latest, ends ? start + t.activeDuration / t.speed : start)
+            }
+            if case let .replicator(r) = layer.kind {
+                latest = max(latest, settle(r.sublayers, offset: base + max(0, Double(r.instanceCount - 1) * r.instanceDelay)))
+            }
+        }
+        return latest
+    }
+}

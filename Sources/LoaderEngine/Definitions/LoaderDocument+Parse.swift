@@ -1,0 +1,187 @@
+extension LoaderDocument {
+    /// Names no definition may take: built-in loaders are refused by the
+    /// catalogue; `preview` is the authoring endpoint's.
+    public static let reservedNames: Set<String> = ["preview"]
+
+    /// Parses and checks a definition (at most 1 MiB of JSON).
+    public static func parse(_ bytes: [UInt8]) throws(DefinitionError) -> LoaderDocument {
+        guard bytes.count <= DefinitionLimits.maxBytes else {
+            throw DefinitionError(path: "", message: "the definition is \(bytes.count) bytes; maxBytes is \(DefinitionLimits.maxBytes) (1 MiB)")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes, maxDepth: 48) } catch {
+            throw DefinitionError(path: "", message: "not valid JSON: \(error)")
+        }
+        var parser = DocumentParser()
+        return try parser.document(DefinitionNode(value: json, path: ""))
+    }
+
+    public static func parse(_ text: String) throws(DefinitionError) -> LoaderDocument { try parse(Array(text.utf8)) }
+}
+
+/// The parser's running counts, checked against `DefinitionLimits`.
+struct DocumentParser {
+    var layers = 0
+    var keyframes = 0
+    var pathCommands = 0
+
+    static let commonLayerKeys = ["type", "id", "position", "opacity", "transform", "animations", "beginTime"]
+
+    mutating func document(_ node: DefinitionNode) throws(DefinitionError) -> LoaderDocument {
+        let f = try node.object(["format", "name", "summary", "canvas", "background", "color", "layers", "reducedMotion"])
+        guard try f.required("format", "1").integer(1...1) == 1 else { throw node.fail("format must be 1") }
+        let nameNode = try f.required("name", "the loader's name, [a-z][a-z0-9-]{0,39}")
+        let name = try nameNode.string()
+        guard Self.matches(name, rest: "abcdefghijklmnopqrstuvwxyz0123456789-", max: 40) else {
+            throw nameNode.fail("must match [a-z][a-z0-9-]{0,39}")
+        }
+        guard !LoaderDocument.reservedNames.contains(name) else { throw nameNode.fail("\"\(name)\" is reserved; choose another name") }
+        let summaryNode = try f.required("summary", "one sentence")
+        let summary = try summaryNode.string()
+        guard !summary.isEmpty, summary.utf8.count <= 300 else { throw summaryNode.fail("must be one sentence of 1 to 300 bytes") }
+        let canvasNode = try f.required("canvas", "{\"width\": w, \"height\": h} in points")
+        let canvas = try canvasNode.object(["width", "height"])
+        let width = try canvas.required("width", "points").number(0...10000, above: 0)
+        let height = try canvas.required("height", "points").number(0...10000, above: 0)
+        var background: RGBColor? = nil
+        if let b = f["background"] {
+            guard case let .fixed(c) = try b.color() else { throw b.fail("must be \"#RRGGBB\"") }
+            background = c
+        }
+        var color = RGBColor.white
+        if let c = f["color"] {
+            guard case let .fixed(value) = try c.color() else { throw c.fail("must be \"#RRGGBB\"") }
+            color = value
+        }
+        let layersNode = try f.required("layers", "an array of layers")
+        let layers = try layerList(layersNode)
+        var reduced: [LayerSpec]? = nil
+        if let r = f["reducedMotion"] { reduced = try layerList(r) }
+
+        let ids = try elementIDs(layers, layersNode)
+        let reducedIDs = try reduced.map { list throws(DefinitionError) in try elementIDs(list, f["reducedMotion"]!) }
+        return LoaderDocument(name: name, summary: summary, width: width, height: height, background: background,
+                              color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs)
+    }
+
+    static func matches(_ text: String, rest: String, max: Int) -> Bool {
+        let bytes = Array(text.utf8), allowed = Set(rest.utf8)
+        return !bytes.isEmpty && bytes.count <= max && bytes[0] >= 0x61 && bytes[0] <= 0x7A && bytes.allSatisfy(allowed.contains)
+    }
+
+    mutating func layerList(_ node: DefinitionNode) throws(DefinitionError) -> [LayerSpec] {
+        let items = try node.array()
+        guard !items.isEmpty else { throw node.fail("must hold at least one layer") }
+        var layers: [LayerSpec] = []
+        for item in items { layers.append(try layer(item)) }
+        return layers
+    }
+
+    // MARK: Layers
+
+    mutating func layer(_ node: DefinitionNode) throws(DefinitionError) -> LayerSpec {
+        layers += 1
+        guard layers <= DefinitionLimits.maxLayers else {
+            throw node.fail("one layer too many: maxLayers is \(DefinitionLimits.maxLayers) in a definition")
+        }
+        guard case let .object(raw) = node.value else { throw node.fail("must be an object (a layer)") }
+        guard let typeValue = raw.first(where: { $0.0 == "type" }) else {
+            throw DefinitionError(path: node.child("type"), message: "is required: \"circle\", \"rect\", \"ring\" or \"replicator\"")
+        }
+        let type = try DefinitionNode(value: typeValue.1, path: node.child("type")).choice(["circle", "rect", "ring", "replicator"])
+        let own: [String]
+        switch type {
+        case "circle": own = ["diameter", "backgroundColor"]
+        case "rect": own = ["bounds", "cornerRadius", "backgroundColor"]
+        case "ring": own = ["diameter", "lineWidth", "strokeColor", "strokeStart", "strokeEnd", "lineCap"]
+        default: own = ["bounds", "instanceCount", "instanceDelay", "instanceTransform", "instanceAlphaOffset", "sublayers"]
+        }
+        let f = try node.object(Self.commonLayerKeys + own)
+        let idNode = try f.required("id", "[a-z][a-z0-9]{0,19}")
+        let id = try idNode.string()
+        guard Self.matches(id, rest: "abcdefghijklmnopqrstuvwxyz0123456789", max: 20) else { throw idNode.fail("must match [a-z][a-z0-9]{0,19}") }
+
+        var model = LayerState(position: try f["position"]?.point() ?? Point(x: 0, y: 0),
+                               opacity: try f.number("opacity", default: 1, 0...1))
+        if let t = f["transform"] {
+            let tf = try t.object(["scale", "rotation"])
+            model.scale = try tf.number("scale", default: 1, 0...1000)
+            model.rotation = try tf.number("rotation", default: 0, -1000...1000)
+        }
+        let beginTime = try f.number("beginTime", default: 0, -1e6...1e6)
+        var diameter = 0.0, bounds = Point(x: 0, y: 0), color = ColorSpec.loader
+        let kind: LayerSpec.Kind
+        switch type {
+        case "circle":
+            diameter = try f.required("diameter", "points").number(0...10000, above: 0)
+            color = try f["backgroundColor"]?.color() ?? .loader
+            kind = .circle
+        case "rect":
+            bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
+            model.cornerRadius = try f.number("cornerRadius", default: 0, 0...10000)
+            color = try f["backgroundColor"]?.color() ?? .loader
+            kind = .rect
+        case "ring":
+            diameter = try f.required("diameter", "points").number(0...10000, above: 0)
+            model.lineWidth = try f.number("lineWidth", default: 1, 0...10000)
+            color = try f["strokeColor"]?.color() ?? .loader
+            model.strokeStart = try f.number("strokeStart", default: 0, 0...1)
+            model.strokeEnd = try f.number("strokeEnd", default: 1, 0...1)
+            let cap = try f["lineCap"]?.choice(["butt", "round"]) ?? "butt"
+            kind = .ring(cap == "round" ? .round : .butt)
+        default:
+            bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
+            kind = .replicator(try replicator(f))
+        }
+        model.color = AnimatedValue(color.resolved(.black))
+        var animations: [AnimationSpec] = []
+        if let list = f["animations"] {
+            for item in try list.array() { animations.append(try animation(item, layerType: type, inGroup: false)) }
+        }
+        return LayerSpec(id: id, kind: kind, model: model, diameter: diameter, bounds: bounds, color: color,
+                         beginTime: beginTime, animations: animations)
+    }
+
+    mutating func replicator(_ f: DefinitionFields) throws(DefinitionError) -> ReplicatorSpec {
+        let count = try f["instanceCount"]?.integer(0...DefinitionLimits.maxElements) ?? 1
+        let delay = try f.number("instanceDelay", default: 0, -1e6...1e6)
+        var translation = Point(x: 0, y: 0), rotation = 0.0, scale = 1.0
+        if let t = f["instanceTransform"] {
+            let tf = try t.object(["translation", "rotation", "scale"])
+            translation = try tf["translation"]?.point() ?? translation
+            rotation = try tf.number("rotation", default: 0, -1000...1000)
+            scale = try tf.number("scale", default: 1, 0...1000)
+        }
+        let alpha = try f.number("instanceAlphaOffset", default: 0, -1...1)
+        let sublayers = try layerList(try f.required("sublayers", "an array of layers in the replicator's space"))
+        return ReplicatorSpec(instanceCount: count, instanceDelay: delay, translation: translation, rotation: rotation,
+                              scale: scale, instanceAlphaOffset: alpha, sublayers: sublayers)
+    }
+
+    /// Every element's id, checked unique and counted against the limit.
+    func elementIDs(_ layers: [LayerSpec], _ node: DefinitionNode) throws(DefinitionError) -> [ElementID] {
+        var ids: [String] = []
+        func walk(_ layers: [LayerSpec], suffix: String, depth: Int) throws(DefinitionError) {
+            for layer in layers {
+                switch layer.kind {
+                case let .replicator(r):
+                    for k in 0..<r.instanceCount {
+                        try walk(r.sublayers, suffix: depth == 0 ? "\(suffix)\(k)" : "\(suffix)-\(k)", depth: depth + 1)
+                        if ids.count > DefinitionLimits.maxElements { break }
+                    }
+                default:
+                    ids.append(layer.id + suffix)
+                }
+                guard ids.count <= DefinitionLimits.maxElements else {
+                    throw node.fail("more than maxElements (\(DefinitionLimits.maxElements)) elements after replication")
+                }
+            }
+        }
+        try walk(layers, suffix: "", depth: 0)
+        var seen = Set<String>()
+        for id in ids where !seen.insert(id).inserted {
+            throw node.fail("two elements have the id \"\(id)\"; element ids (layer id and copy indices) must be unique")
+        }
+        return ids.map { ElementID(text: $0)! }
+    }
+}

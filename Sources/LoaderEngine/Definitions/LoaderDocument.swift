@@ -1,0 +1,89 @@
+/// A loader definition (format 1 of the loader format): a document in Core
+/// Animation's terms, checked and ready to build scenes from. Parsing is in
+/// `LoaderDocument+Parse.swift`, building in `DefinedScene.swift`.
+public struct LoaderDocument: Sendable {
+    public let name: String
+    public let summary: String
+    public let width: Double
+    public let height: Double
+    /// What pictures draw behind the loader.
+    public let background: RGBColor?
+    /// The loader's colour, what `"color"` means in its layers.
+    public let color: RGBColor
+    let layers: [LayerSpec]
+    /// Shown instead of `layers` with `motion=reduced`, when given.
+    let reducedMotion: [LayerSpec]?
+    /// The element ids of one frame, in drawing order (copies in index order).
+    let elementIDs: [ElementID]
+    let reducedElementIDs: [ElementID]?
+}
+
+/// One layer as written.
+struct LayerSpec: Sendable {
+    enum Kind: Sendable {
+        case circle
+        case rect
+        case ring(LineCap)
+        case replicator(ReplicatorSpec)
+    }
+
+    let id: String
+    let kind: Kind
+    /// Model values: position, opacity, scale, rotation and the shape's own.
+    let model: LayerState
+    let diameter: Double
+    let bounds: Point
+    let color: ColorSpec
+    let beginTime: Double
+    let animations: [AnimationSpec]
+
+    var shape: Shape? {
+        switch kind {
+        case .circle: return .circle
+        case .rect: return .rect
+        case .ring: return .ring
+        case .replicator: return nil
+        }
+    }
+}
+
+/// `CAReplicatorLayer`'s own properties.
+struct ReplicatorSpec: Sendable {
+    let instanceCount: Int
+    let instanceDelay: Double
+    let translation: Point
+    let rotation: Double
+    let scale: Double
+    let instanceAlphaOffset: Double
+    let sublayers: [LayerSpec]
+}
+
+/// An animation as written; colours that say `"color"` are resolved when a
+/// scene is built for a `color` parameter.
+indirect enum AnimationSpec: Sendable {
+    case basic(keyPath: AnimatableProperty, from: ValueSpec?, to: ValueSpec?, by: ValueSpec?,
+               timing: MediaTiming, timingFunction: TimingFunction)
+    case keyframe(keyPath: AnimatableProperty, values: [ValueSpec]?, path: Path?, keyTimes: [Double]?,
+                  timingFunctions: [TimingFunction], calculationMode: KeyframeAnimation.CalculationMode,
+                  timing: MediaTiming, timingFunction: TimingFunction)
+    case group([AnimationSpec], timing: MediaTiming)
+
+    var timing: MediaTiming {
+        switch self {
+        case let .basic(_, _, _, _, timing, _), let .keyframe(_, _, _, _, _, _, timing, _), let .group(_, timing): return timing
+        }
+    }
+}
+
+/// An animated value as written.
+enum ValueSpec: Sendable {
+    case value(AnimatedValue)
+    case color(ColorSpec)
+
+    func resolved(_ loaderColor: RGBColor) -> AnimatedValue {
+        switch self {
+        case let .value(v): return v
+        case let .color(c): return AnimatedValue(c.resolved(loaderColor))
+        }
+    }
+}
