@@ -14,7 +14,7 @@ extension LoaderService {
         let loader: ConfiguredLoader
         do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
         let explicit = try query.time("t")
-        return try picture(SVG.frame(loader.frame(at: explicit ?? 0)), request,
+        return try picture(SVG.frame(loader.frame(at: explicit ?? 0), background: definition.background), request,
                            cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 

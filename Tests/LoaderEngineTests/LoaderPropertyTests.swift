@@ -150,7 +150,8 @@ struct LoaderPropertyTests {
 
     @Test func catalogPeriodsAndJSON() throws {
         let catalog = LoaderCatalog.standard
-        #expect(catalog.names == ["typing", "switch", "web"])
+        #expect(catalog.names.prefix(3) == ["typing", "switch", "web"])
+        #expect(catalog.names.count == 15)
         #expect(catalog["typing"]!.configure().period == 6)
         #expect(catalog["switch"]!.configure().period == 1.2)
         #expect(catalog["web"]!.configure().period == nil)
@@ -166,7 +167,7 @@ struct LoaderPropertyTests {
             let loaders: [Entry]
         }
         let decoded = try JSONDecoder().decode(Catalog.self, from: Data(catalog.json()))
-        #expect(decoded.loaders.map(\.name) == ["typing", "switch", "web"])
+        #expect(decoded.loaders.map(\.name) == catalog.names)
         #expect(decoded.loaders[0].parameters.map(\.name).contains("maxScale"))
         #expect(decoded.loaders[2].period == nil)
         #expect(decoded.loaders[2].events.map(\.name) == ["stop", "progress", "finish"])

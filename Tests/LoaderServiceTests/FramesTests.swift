@@ -33,11 +33,11 @@ struct FramesTests {
         let catalog = try get(app, "/loaders")
         #expect(catalog.status == 200)
         struct Catalog: Decodable { struct L: Decodable { let name: String; let period: Double? }; let loaders: [L] }
-        #expect(try JSONDecoder().decode(Catalog.self, from: Data(catalog.body)).loaders.map(\.name) == ["typing", "switch", "web"])
+        #expect(try JSONDecoder().decode(Catalog.self, from: Data(catalog.body)).loaders.map(\.name) == LoaderCatalog.standard.names)
         #expect(try get(app, "/loaders/web").status == 200)
         let missing = try get(app, "/loaders/spinner")
         #expect(missing.status == 404)
-        #expect(try decodeError(missing).message.contains("typing, switch, web"))
+        #expect(try decodeError(missing).message.contains("typing, switch, web, activity-indicator"))
         #expect(try get(app, "/loaders/spinner/frames").status == 404)
         #expect(try get(app, "/healthz").text == #"{"status":"ok"}"#)
         #expect(try get(app, "/readyz").status == 200)

@@ -128,8 +128,8 @@ final class SceneNode: Sendable {
                             opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
             e.rotation = transform.rotation + state.rotation
             if shape == .rect {
-                e.width = bounds.x
-                e.height = bounds.y
+                e.width = max(state.width, 0)
+                e.height = max(state.height, 0)
                 e.cornerRadius = state.cornerRadius
             } else if shape == .ring {
                 e.lineWidth = state.lineWidth

@@ -13,6 +13,8 @@ extension DocumentParser {
         case "transform.rotation.z", "transform.rotation": return .rotation
         case "backgroundColor" where layerType == "circle" || layerType == "rect": return .color
         case "cornerRadius" where layerType == "rect": return .cornerRadius
+        case "bounds.size.width" where layerType == "rect": return .width
+        case "bounds.size.height" where layerType == "rect": return .height
         case "strokeColor" where layerType == "ring": return .color
         case "strokeStart" where layerType == "ring": return .strokeStart
         case "strokeEnd" where layerType == "ring": return .strokeEnd
@@ -25,7 +27,7 @@ extension DocumentParser {
         var paths = ["opacity", "position", "position.x", "position.y", "transform.scale", "transform.rotation.z", "transform.rotation"]
         switch layerType {
         case "circle": paths += ["backgroundColor"]
-        case "rect": paths += ["backgroundColor", "cornerRadius"]
+        case "rect": paths += ["backgroundColor", "cornerRadius", "bounds.size.width", "bounds.size.height"]
         case "ring": paths += ["strokeColor", "strokeStart", "strokeEnd", "lineWidth"]
         default: break
         }
@@ -144,7 +146,7 @@ extension DocumentParser {
         case .position: return .value(AnimatedValue(try node.point()))
         case .color: return .color(try node.color())
         case .opacity, .strokeStart, .strokeEnd: return .value(AnimatedValue(try node.number(-1...1)))
-        case .scale, .lineWidth, .cornerRadius: return .value(AnimatedValue(try node.number(-10000...10000)))
+        case .scale, .lineWidth, .cornerRadius, .width, .height: return .value(AnimatedValue(try node.number(-10000...10000)))
         case .positionX, .positionY: return .value(AnimatedValue(try node.number(-1e6...1e6)))
         case .rotation: return .value(AnimatedValue(try node.number(-1000...1000)))
         }

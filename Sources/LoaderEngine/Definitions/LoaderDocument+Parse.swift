@@ -118,6 +118,8 @@ struct DocumentParser {
             kind = .circle
         case "rect":
             bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
+            model.width = bounds.x
+            model.height = bounds.y
             model.cornerRadius = try f.number("cornerRadius", default: 0, 0...10000)
             color = try f["backgroundColor"]?.color() ?? .loader
             kind = .rect

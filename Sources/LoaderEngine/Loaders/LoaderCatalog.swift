@@ -4,7 +4,9 @@ public struct LoaderCatalog: Sendable {
 
     public init(_ loaders: [LoaderDefinition]) { self.loaders = loaders }
 
-    public static let standard = LoaderCatalog([TypingLoader.definition, SwitchLoader.definition, WebLoader.definition])
+    /// The three built-in loaders written in Swift, then the classic loaders
+    /// written as definitions.
+    public static let standard = LoaderCatalog([TypingLoader.definition, SwitchLoader.definition, WebLoader.definition] + ClassicLoaders.definitions)
 
     public subscript(name: String) -> LoaderDefinition? { loaders.first { $0.name == name } }
 

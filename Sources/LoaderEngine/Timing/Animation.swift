@@ -15,6 +15,9 @@ public enum AnimatableProperty: Sendable, Equatable {
     case strokeEnd
     case lineWidth
     case cornerRadius
+    /// `bounds.size.width`, `bounds.size.height` (a rect's size).
+    case width
+    case height
 }
 
 /// An animated value: a number (in `x`), a point (`x`, `y`) or a colour's
@@ -54,6 +57,8 @@ public struct LayerState: Sendable, Equatable {
     public var strokeEnd = 1.0
     public var lineWidth = 0.0
     public var cornerRadius = 0.0
+    public var width = 0.0
+    public var height = 0.0
 
     @inlinable
     public init(position: Point, opacity: Double = 1, scale: Double = 1) {
@@ -77,6 +82,8 @@ public struct LayerState: Sendable, Equatable {
             case .strokeEnd: return AnimatedValue(strokeEnd)
             case .lineWidth: return AnimatedValue(lineWidth)
             case .cornerRadius: return AnimatedValue(cornerRadius)
+            case .width: return AnimatedValue(width)
+            case .height: return AnimatedValue(height)
             }
         }
         set {
@@ -92,6 +99,8 @@ public struct LayerState: Sendable, Equatable {
             case .strokeEnd: strokeEnd = newValue.x
             case .lineWidth: lineWidth = newValue.x
             case .cornerRadius: cornerRadius = newValue.x
+            case .width: width = newValue.x
+            case .height: height = newValue.x
             }
         }
     }

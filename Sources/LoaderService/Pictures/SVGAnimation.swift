@@ -1,0 +1,260 @@
+import LoaderEngine
+
+/// An animated SVG sampled from the engine over one loop.
+public struct SVGAnimation: Sendable {
+    /// What the animation shows: `[start, start + duration)` of loader time.
+    public let loader: ConfiguredLoader
+    public let start: Double
+    public let duration: Double
+    /// Largest difference between the SVG's interpolation and the engine,
+    /// checked on a 1 ms grid (away from the 0.1 ms around each jump) when
+    /// built with `verify` (tests and the bench; the service skips it).
+    public private(set) var maxPositionError = 0.0
+    public private(set) var maxOpacityError = 0.0
+    public private(set) var maxRadiusError = 0.0
+    public private(set) var keyframeCount = 0
+    public private(set) var svg: [UInt8] = []
+
+    static let positionTolerance = 0.05   // points
+    static let valueTolerance = 0.005     // opacity, and radius in points ×0.1
+    static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
+    /// Keyframes for the whole animation; past it, intervals stay on the
+    /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
+    static let keyframeBudget = 20_000
+
+    /// The loop for a loader: one period once every element has started
+    /// (typing, switch), or a sample with a few progress events and a finish
+    /// (web, or anything without a period).
+    public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], verify: Bool = false) throws -> SVGAnimation {
+        let plain = try definition.configure(parameters)
+        if !definition.events.contains(where: { $0.name == "finish" }) {
+            // From when every element has started, one period (a minute
+            // without one; init caps longer loops).
+            return SVGAnimation(loader: plain, start: definition.settleTime(plain.parameters),
+                                duration: plain.period ?? Self.maxDuration, verify: verify)
+        }
+        // A page load: resources at a steady pace, then finish; loop once it is done.
+        let pulse = plain.parameters.number("pulseDuration")
+        let progress = [0.3, 0.9, 1.4, 1.8].map { $0 * pulse / 0.8 }
+        let finish = 2.2 * pulse / 0.8
+        let events = parameters + [("progress", progress.map { SVG.n($0) }.joined(separator: ",")), ("finish", SVG.n(finish))]
+        let loader = try definition.configure(events)
+        var end = finish
+        while !loader.frame(at: end).done && end < finish + 60 { end += 0.05 }
+        return SVGAnimation(loader: loader, start: 0, duration: ((end + 0.4) * 1000).rounded() / 1000, verify: verify)
+    }
+
+    /// The longest loop, in seconds: a longer period or page load loops its
+    /// first minute (sampling is bounded by it).
+    static let maxDuration = 60.0
+
+    init(loader: ConfiguredLoader, start: Double, duration: Double, verify: Bool) {
+        self.loader = loader
+        self.start = start
+        self.duration = min(duration, Self.maxDuration)
+        build(verify: verify)
+    }
+
+    /// Values of one element: centre, radius (circles), opacity, and a
+    /// rect's or ring's turn, scale and own animatable values; absent as
+    /// opacity 0.
+    private struct Sample {
+        var x, y, r, opacity: Double
+        var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
+        var present: Bool
+
+        init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
+            self.x = x; self.y = y; self.r = r; self.opacity = opacity; self.present = present
+        }
+
+        /// The largest difference that matters, in tolerance units
+        /// (over 1: the SVG's straight line strays too far).
+        func stray(from o: Sample) -> Double {
+            let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius)) / SVGAnimation.positionTolerance
+            let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SVGAnimation.valueTolerance
+            return max(position, value)
+        }
+
+        static func mix(_ a: Sample, _ b: Sample, _ f: Double) -> Sample {
+            var m = a
+            m.x += (b.x - a.x) * f; m.y += (b.y - a.y) * f; m.r += (b.r - a.r) * f; m.opacity += (b.opacity - a.opacity) * f
+            m.rotation += (b.rotation - a.rotation) * f; m.scale += (b.scale - a.scale) * f
+            m.strokeStart += (b.strokeStart - a.strokeStart) * f; m.strokeEnd += (b.strokeEnd - a.strokeEnd) * f
+            m.lineWidth += (b.lineWidth - a.lineWidth) * f; m.cornerRadius += (b.cornerRadius - a.cornerRadius) * f
+            return m
+        }
+    }
+
+    /// The engine's elements at loop time `s`, by id.
+    private func elements(at s: Double) -> [ElementID: Element] {
+        var frame: [ElementID: Element] = [:]
+        for e in loader.frame(at: start + s).elements { frame[e.id] = e }
+        return frame
+    }
+
+    private static func sample(_ e: Element?) -> Sample? {
+        guard let e else { return nil }
+        if e.shape == .circle { return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true) }
+        var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
+        s.rotation = e.rotation; s.scale = e.scale
+        s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius
+        return s
+    }
+
+    private mutating func build(verify: Bool) {
+        // The 30/s grid, each frame computed once for every element; every
+        // element that shows at some point of the loop, in first-seen order.
+        var ids: [ElementID] = []
+        var colors: [ElementID: RGBColor] = [:]
+        var shapes: [ElementID: Element] = [:]
+        var box = SVG.Box(width: loader.width, height: loader.height)
+        let count = Int((duration * 30).rounded(.up))
+        var grid: [[ElementID: Element]] = []
+        grid.reserveCapacity(count + 1)
+        for i in 0...count {
+            var frame: [ElementID: Element] = [:]
+            for e in loader.frame(at: start + duration * Double(i) / Double(count)).elements {
+                if colors[e.id] == nil { ids.append(e.id); colors[e.id] = e.color; shapes[e.id] = e }
+                box.include(e)
+                frame[e.id] = e
+            }
+            grid.append(frame)
+        }
+        var body = SVG.header(box, background: loader.definition.background)
+        var all: [[(s: Double, v: Sample)]] = []
+        for id in ids {
+            let keys = keyframes(id, grid: grid)
+            keyframeCount += keys.count
+            body += shapes[id]!.shape == .circle ? element(id, color: colors[id]!, keys) : shape(shapes[id]!, keys)
+            if verify { all.append(keys) }
+        }
+        if verify { self.verify(ids, all) }
+        body += "</svg>\n"
+        svg = Array(body.utf8)
+    }
+
+    /// Adaptive keyframes: a 30/s grid, each interval split while its middle
+    /// strays from the straight line; a jump ends up bracketed 0.1 ms wide.
+    private func keyframes(_ id: ElementID, grid: [[ElementID: Element]]) -> [(s: Double, v: Sample)] {
+        let count = grid.count - 1
+        func absent(near: Sample?) -> Sample {
+            var absent = near ?? Sample(x: 0, y: 0, r: 0, opacity: 0, present: false)
+            absent.opacity = 0
+            absent.present = false
+            return absent
+        }
+        // Between grid points: the engine's frame for this one element.
+        func value(_ s: Double, near: Sample?) -> Sample {
+            Self.sample(loader.frame(at: start + s).elements.first { $0.id == id }) ?? absent(near: near)
+        }
+        var keys: [(s: Double, v: Sample)] = []
+        var previous = Self.sample(grid[0][id]) ?? absent(near: nil)
+        keys.append((0, previous))
+        for i in 1...count {
+            let b = duration * Double(i) / Double(count)
+            let vb = Self.sample(grid[i][id]) ?? absent(near: previous)
+            refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) })
+            keys.append((b, vb))
+            previous = vb
+        }
+        // Absent stretches keep the neighbouring position (no flying dots).
+        for i in keys.indices where !keys[i].v.present {
+            if let j = keys[i...].firstIndex(where: { $0.v.present }) ?? keys[..<i].lastIndex(where: { $0.v.present }) {
+                keys[i].v.x = keys[j].v.x; keys[i].v.y = keys[j].v.y; keys[i].v.r = keys[j].v.r
+            }
+        }
+        return keys
+    }
+
+    private func refine(_ a: Double, _ va: Sample, _ b: Double, _ vb: Sample, into keys: inout [(s: Double, v: Sample)],
+                        value: (Double, Sample?) -> Sample) {
+        guard b - a > Self.minimumStep, keyframeCount + keys.count < Self.keyframeBudget else { return }
+        let m = (a + b) / 2
+        let vm = value(m, va)
+        let off = vm.stray(from: Sample.mix(va, vb, 0.5)) > 0.75 || va.present != vb.present
+        guard off else { return }
+        refine(a, va, m, vm, into: &keys, value: value)
+        keys.append((m, vm))
+        refine(m, vm, b, vb, into: &keys, value: value)
+    }
+
+    /// Compares the SVG's linear interpolation with the engine every 1 ms,
+    /// one engine frame per millisecond for all elements.
+    private mutating func verify(_ ids: [ElementID], _ all: [[(s: Double, v: Sample)]]) {
+        var cursors = [Int](repeating: 0, count: ids.count)
+        var s = 0.0
+        while s < duration {
+            let frame = elements(at: s)
+            for (n, id) in ids.enumerated() {
+                let keys = all[n]
+                while cursors[n] + 1 < keys.count && keys[cursors[n] + 1].s <= s { cursors[n] += 1 }
+                let j = cursors[n]
+                guard j + 1 < keys.count else { continue }
+                let (a, b) = (keys[j], keys[j + 1])
+                if b.s - a.s > Self.minimumStep * 1.01, a.v.present, b.v.present, let truth = Self.sample(frame[id]) {
+                    let m = Sample.mix(a.v, b.v, (s - a.s) / (b.s - a.s))
+                    maxPositionError = max(maxPositionError, abs(m.x - truth.x), abs(m.y - truth.y))
+                    maxOpacityError = max(maxOpacityError, abs(m.opacity - truth.opacity), abs(m.scale - truth.scale),
+                                          abs(m.rotation - truth.rotation), abs(m.strokeStart - truth.strokeStart), abs(m.strokeEnd - truth.strokeEnd))
+                    maxRadiusError = max(maxRadiusError, abs(m.r - truth.r), abs(m.lineWidth - truth.lineWidth), abs(m.cornerRadius - truth.cornerRadius))
+                }
+            }
+            s += 0.001
+        }
+    }
+
+    /// A circle with an `<animate>` per attribute that changes.
+    private func element(_ id: ElementID, color: RGBColor, _ keys: [(s: Double, v: Sample)]) -> String {
+        let times = keys.map { SVG.fixed($0.s / duration, decimals: 7) }.joined(separator: ";")
+        let first = keys[0].v
+        var out = "<circle id=\"\(id)\" cx=\"\(SVG.fixed(first.x, decimals: 4))\" cy=\"\(SVG.fixed(first.y, decimals: 4))\" r=\"\(SVG.fixed(first.r, decimals: 4))\" fill=\"\(color)\" opacity=\"\(SVG.fixed(first.opacity, decimals: 4))\">"
+        let dur = SVG.n(duration)
+        for (attribute, path) in [("cx", \Sample.x), ("cy", \Sample.y), ("r", \Sample.r), ("opacity", \Sample.opacity)] as [(String, KeyPath<Sample, Double>)] {
+            let values = keys.map { $0.v[keyPath: path] }
+            guard values.contains(where: { $0 != values[0] }) else { continue }
+            out += "<animate attributeName=\"\(attribute)\" dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\""
+            out += values.map { SVG.fixed($0, decimals: 4) }.joined(separator: ";")
+            out += "\"/>"
+        }
+        return out + "</circle>"
+    }
+
+    /// A rect or ring: a `<g>` placed, turned and scaled by
+    /// `animateTransform`s (translate, then rotate and scale added to it),
+    /// around the shape drawn about the origin.
+    private func shape(_ e: Element, _ keys: [(s: Double, v: Sample)]) -> String {
+        let times = keys.map { SVG.fixed($0.s / duration, decimals: 7) }.joined(separator: ";")
+        let dur = SVG.n(duration)
+        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        let degrees = { (v: Double) in SVG.fixed(v * 180 / .pi, decimals: 4) }
+        let first = keys[0].v
+        func changes(_ path: KeyPath<Sample, Double>) -> Bool { keys.contains { $0.v[keyPath: path] != first[keyPath: path] } }
+        func animate(_ attribute: String, _ value: (Sample) -> String) -> String {
+            "<animate attributeName=\"\(attribute)\" dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\"" + keys.map { value($0.v) }.joined(separator: ";") + "\"/>"
+        }
+        func transform(_ type: String, additive: Bool, _ value: (Sample) -> String) -> String {
+            "<animateTransform attributeName=\"transform\" type=\"\(type)\"\(additive ? " additive=\"sum\"" : "") dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\"" + keys.map { value($0.v) }.joined(separator: ";") + "\"/>"
+        }
+        var out = "<g id=\"\(e.id)\" transform=\"translate(\(f(first.x)) \(f(first.y))) rotate(\(degrees(first.rotation))) scale(\(f(first.scale)))\" opacity=\"\(f(first.opacity))\">"
+        if changes(\.x) || changes(\.y) || changes(\.rotation) || changes(\.scale) {
+            out += transform("translate", additive: false) { "\(f($0.x)) \(f($0.y))" }
+            out += transform("rotate", additive: true) { degrees($0.rotation) }
+            out += transform("scale", additive: true) { f($0.scale) }
+        }
+        if changes(\.opacity) { out += animate("opacity") { f($0.opacity) } }
+        var drawn = e
+        drawn.strokeStart = first.strokeStart; drawn.strokeEnd = first.strokeEnd
+        drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
+        out += SVG.shape(drawn, fixed: f, close: ">")
+        if e.shape == .rect {
+            if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }
+            return out + "</rect></g>"
+        }
+        if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
+        if changes(\.strokeStart) || changes(\.strokeEnd) {
+            out += animate("stroke-dasharray") { "\(f(max($0.strokeEnd - $0.strokeStart, 0))) 1" }
+            out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
+        }
+        return out + "</circle></g>"
+    }
+}
