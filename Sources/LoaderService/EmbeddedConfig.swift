@@ -25,6 +25,7 @@ let embeddedConfigJSON = """
   "journalCompactBytes": 67108864,
   "replicaName": null,
   "sessionStore": "local",
-  "redisWaitReplicas": 0
+  "redisWaitReplicas": 0,
+  "loadersDir": null
 }
 """

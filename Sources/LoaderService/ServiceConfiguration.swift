@@ -39,6 +39,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var sessionStore = "local"
     /// With Redis: each write waits until this many Redis replicas have it.
     public var redisWaitReplicas = 0
+    /// A directory of loader definitions (`*.json`), read at start.
+    public var loadersDir: String? = nil
 
     public init() {}
 
@@ -209,6 +211,8 @@ extension ServiceConfiguration {
             meaning: "where sessions live: local (this process; the journal in dataDir), or redis://[user:password@]host:port[/db], where any replica serves any session (docs/DEPLOY.md)",
             get: { .string($0.sessionStore) }) { c, v in if case .string(let s?) = v { c.sessionStore = s } },
         .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: each write waits until this many Redis replicas have it (WAIT)"),
+        .optional("loadersDir", \.loadersDir, .optionalString, flag: "--loaders-dir",
+                  "a directory of loader definitions (*.json, docs/LOADERS.md) added to the catalogue at start; a bad one stops start-up (exit 2)"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }

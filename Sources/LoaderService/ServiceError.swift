@@ -8,6 +8,8 @@ public struct ServiceError: Error, Sendable {
     public let message: String
     /// Extra headers (`Allow` on 405).
     public var headers: HTTPResponseHeaders = [:]
+    /// Where in a request body the problem is (a JSON path), when known.
+    public var path: String?
 
     public init(_ status: HTTPStatus, _ code: String, _ message: String) {
         self.status = status
@@ -17,6 +19,12 @@ public struct ServiceError: Error, Sendable {
 
     public init(_ error: ParameterError) {
         self.init(.badRequest, error.code.rawValue, error.message)
+    }
+
+    /// A loader definition that cannot be used: 400 with its path.
+    init(_ error: DefinitionError) {
+        self.init(.badRequest, "invalid_definition", error.description)
+        path = error.path
     }
 
     static func invalid(_ message: String) -> ServiceError { ServiceError(.badRequest, "invalid_parameter", message) }
@@ -49,6 +57,7 @@ public struct ServiceError: Error, Sendable {
         w.field("status", status.code)
         w.field("code", code)
         w.field("message", message)
+        if let path { w.field("path", path) }
         w.endObject()
         w.endObject()
         var headers = headers

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import HTTPServer
+import LoaderEngine
 import LoaderService
 import Redis
 
@@ -30,6 +31,15 @@ case .serve(let configuration):
 func serve(_ configuration: ServiceConfiguration) -> Never {
     let started = monotonicNanoseconds()
     let logger = Logger(level: configuration.logLevel)
+    var catalog = LoaderCatalog.standard
+    if let directory = configuration.loadersDir {
+        do {
+            catalog = try catalog.adding(directory: directory)
+        } catch {
+            FileHandleOutput.standardError("loaderd: loadersDir \(directory): \(error)\n")
+            exit(2)
+        }
+    }
     var serverConfiguration = HTTPServerConfiguration()
     serverConfiguration.hosts = [configuration.host]
     serverConfiguration.port = configuration.port
@@ -44,7 +54,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     var redisStore: RedisSessionStore?
     if configuration.sessionStore == "local" {
         do {
-            sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: .standard,
+            sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: catalog,
                                              dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
         } catch {
             logger.flush()
@@ -54,11 +64,11 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     } else {
         // Checked when the configuration was read.
         let url = try! RedisURL(parsing: configuration.sessionStore)
-        redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: .standard, logger: logger,
+        redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: catalog, logger: logger,
                                        waitReplicas: configuration.redisWaitReplicas)
         sessions = redisStore!
     }
-    let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions)
+    let service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)
     let server: HTTPServer
     do {
         server = try HTTPServer(configuration: serverConfiguration, responder: service)

@@ -7,13 +7,8 @@ extension LoaderDefinition {
             : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
         self.init(
             name: document.name, summary: document.summary,
-            parameters: [
-                ParameterSpec("color", .color, default: .color(document.color), "The loader's colour: every layer coloured \"color\" in the definition."),
-                CommonParameters.motion,
-                CommonParameters.speed,
-                CommonParameters.scale,
-            ],
-            events: [CommonParameters.stop],
+            parameters: Self.definedParameters(color: document.color),
+            events: Self.definedEvents,
             reducedMotion: reduced,
             background: document.background,
             document: document,
@@ -26,6 +21,19 @@ extension LoaderDefinition {
             settle: { p in DocumentTiming.settle(p.reducedMotion ? document.reducedMotion ?? [] : document.layers, offset: 0) },
             scene: { p, _ in DefinedScene(document, p) })
     }
+
+    /// The parameters every defined loader takes.
+    public static func definedParameters(color: RGBColor) -> [ParameterSpec] {
+        [
+            ParameterSpec("color", .color, default: .color(color), "The loader's colour: every layer coloured \"color\" in the definition."),
+            CommonParameters.motion,
+            CommonParameters.speed,
+            CommonParameters.scale,
+        ]
+    }
+
+    /// The events every defined loader takes.
+    public static let definedEvents = [CommonParameters.stop]
 
     /// Parses a definition into a catalogue entry.
     public init(definition bytes: [UInt8]) throws(DefinitionError) {

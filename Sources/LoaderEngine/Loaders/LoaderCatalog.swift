@@ -38,3 +38,31 @@ public struct FrameQuery: Sendable {
 
     public var frame: Frame { loader.frame(at: t) }
 }
+
+extension LoaderCatalog {
+    /// This catalogue and one loader per definition file, in the order
+    /// given. A file that does not parse, or whose name is taken (by a
+    /// loader here or an earlier file) or reserved, is refused with the
+    /// file's name.
+    public func adding(files: [(name: String, bytes: [UInt8])]) throws(DefinitionError) -> LoaderCatalog {
+        var loaders = self.loaders
+        var origin: [String: String] = [:]
+        for file in files {
+            let definition: LoaderDefinition
+            do {
+                definition = try LoaderDefinition(definition: file.bytes)
+            } catch {
+                var located = error
+                located.file = file.name
+                throw located
+            }
+            if loaders.contains(where: { $0.name == definition.name }) {
+                let owner = origin[definition.name].map { "by \($0)" } ?? "by a built-in loader"
+                throw DefinitionError(file: file.name, path: "name", message: "\"\(definition.name)\" is taken \(owner); choose another name")
+            }
+            origin[definition.name] = file.name
+            loaders.append(definition)
+        }
+        return LoaderCatalog(loaders)
+    }
+}

@@ -18,6 +18,7 @@ extension LoaderService {
         Endpoint(.GET, "/loaders/{name}/animation.svg", document: OpenAPI.getAnimationSVG) { s, r in
             try s.animationSVG(s.definition(r[parameter: "name"]), r.http)
         },
+        Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http) },
         Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },

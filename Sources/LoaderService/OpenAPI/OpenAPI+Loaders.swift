@@ -90,33 +90,41 @@ extension OpenAPI {
         }
     }
 
-    /// The three query shapes of a loader's frames, as component schemas.
+    /// The three query shapes of each loader's frames (and of a preview's),
+    /// as component schemas.
     static func frameQuerySchemas(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
+        for loader in catalog.loaders {
+            frameQuerySchemas(&w, typeName(loader), loader.name, loader.parameters, loader.events, configuration)
+        }
+        frameQuerySchemas(&w, "Preview", "the definition in the body", LoaderDefinition.definedParameters(color: .white),
+                          LoaderDefinition.definedEvents, configuration)
+    }
+
+    static func frameQuerySchemas(_ w: inout JSONWriter, _ type: String, _ name: String, _ parameters: [ParameterSpec],
+                                  _ events: [EventSpec], _ configuration: ServiceConfiguration) {
         let time = numberSchema(min: 0, max: TimeValue.maximum)
         let fps = numberSchema(min: 1, max: 120)
-        for loader in catalog.loaders {
-            let type = typeName(loader)
-            querySchema(&w, "\(type)FrameQuery", "One frame of \(loader.name).", loader, inStream: false, required: [], own: [
-                ("t", "Seconds since the loader started (default 0).", time),
-            ])
-            querySchema(&w, "\(type)BatchQuery", "A batch of \(loader.name) frames at from + k/fps while <= to (1e-9 slack).", loader, inStream: false, required: ["to"], own: [
-                ("from", "First frame time (default 0).", time),
-                ("to", "Last frame time (inclusive); before from, the batch has no frames.", time),
-                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
-            ])
-            querySchema(&w, "\(type)StreamQuery", "A live stream of \(loader.name) frames.", loader, inStream: true, required: ["stream"], own: [
-                ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
-                ("t", "The first frame's time (default 0).", time),
-                ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
-                ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
-            ])
-        }
+        let takes = (parameters, events)
+        querySchema(&w, "\(type)FrameQuery", "One frame of \(name).", takes, inStream: false, required: [], own: [
+            ("t", "Seconds since the loader started (default 0).", time),
+        ])
+        querySchema(&w, "\(type)BatchQuery", "A batch of \(name) frames at from + k/fps while <= to (1e-9 slack).", takes, inStream: false, required: ["to"], own: [
+            ("from", "First frame time (default 0).", time),
+            ("to", "Last frame time (inclusive); before from, the batch has no frames.", time),
+            ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+        ])
+        querySchema(&w, "\(type)StreamQuery", "A live stream of \(name) frames.", takes, inStream: true, required: ["stream"], own: [
+            ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
+            ("t", "The first frame's time (default 0).", time),
+            ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+            ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
+        ])
     }
 
     /// An object schema of query parameters: the shape's own, then the
     /// loader's parameters and events. In a stream a loader parameter whose
     /// name the stream uses (the switch's `duration`) is `loader.<name>`.
-    static func querySchema(_ w: inout JSONWriter, _ name: String, _ description: String, _ loader: LoaderDefinition,
+    static func querySchema(_ w: inout JSONWriter, _ name: String, _ description: String, _ takes: ([ParameterSpec], [EventSpec]),
                             inStream: Bool, required: [String], own: [(String, String, String)]) {
         w.key(name)
         w.beginObject()
@@ -135,12 +143,12 @@ extension OpenAPI {
             w.key(property)
             w.rawValue(described(schema, text))
         }
-        for spec in loader.parameters {
+        for spec in takes.0 {
             let shadowed = inStream && own.contains { $0.0 == spec.name }
             w.key(shadowed ? "loader." + spec.name : spec.name)
             w.rawValue(described(schema(spec), parameterText(spec)))
         }
-        for event in loader.events {
+        for event in takes.1 {
             w.key(event.name)
             w.rawValue(described(eventSchema(event), event.summary))
         }
@@ -152,7 +160,7 @@ extension OpenAPI {
     static func getFrameSVG(_ c: Context) -> [Operation] {
         c.catalog.loaders.map { loader in
             picture(loader, "frames.svg", id: "get\(typeName(loader))FrameSVG", takesTime: true,
-                    summary: "One \(loader.name) frame as SVG (\(loader.name == "web" ? "blue on white" : "white dots on black")); the viewBox holds every element.")
+                    summary: "One \(loader.name) frame as SVG on the loader's background; the viewBox holds every element.")
         }
     }
 
@@ -160,7 +168,7 @@ extension OpenAPI {
     static func getAnimationSVG(_ c: Context) -> [Operation] {
         c.catalog.loaders.map { loader in
             picture(loader, "animation.svg", id: "get\(typeName(loader))AnimationSVG", takesTime: false,
-                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.name == "web" ? "a sample page load" : "one period"), at most a minute; loops in an <img>.")
+                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.events.contains { $0.name == "finish" } ? "a sample page load" : "one period once every element has started"), at most a minute; loops in an <img>.")
         }
     }
 

@@ -106,9 +106,9 @@ enum OpenAPI {
         w.key("schemas")
         w.beginObject()
         w.key("Error")
-        w.rawValue(Array(#"{"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["status","code","message"],"properties":{"status":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"}}}}}"#.utf8))
+        w.rawValue(Array(#"{"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["status","code","message"],"properties":{"status":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string","description":"Where in the request body the problem is (a JSON path), for a loader definition."}}}}}"#.utf8))
         w.key("Element")
-        w.rawValue(Array(#"{"type":"object","required":["id","shape","x","y","diameter","scale","opacity","color"],"properties":{"id":{"type":"string"},"shape":{"type":"string","enum":["circle"]},"x":{"type":"number"},"y":{"type":"number"},"diameter":{"type":"number"},"scale":{"type":"number"},"opacity":{"type":"number","minimum":0,"maximum":1},"color":{"type":"string","pattern":"^#[0-9A-F]{6}$"}}}"#.utf8))
+        w.rawValue(Array(#"{"type":"object","required":["id","shape","x","y","scale","opacity","color"],"description":"A circle has diameter; a rect width, height and cornerRadius; a ring diameter, lineWidth, strokeStart, strokeEnd and lineCap. Sizes are before scale; rotation (radians, clockwise) is left out when 0.","properties":{"id":{"type":"string"},"shape":{"type":"string","enum":["circle","rect","ring"]},"x":{"type":"number"},"y":{"type":"number"},"diameter":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"cornerRadius":{"type":"number"},"lineWidth":{"type":"number"},"strokeStart":{"type":"number","minimum":0,"maximum":1},"strokeEnd":{"type":"number","minimum":0,"maximum":1},"lineCap":{"type":"string","enum":["butt","round"]},"scale":{"type":"number"},"rotation":{"type":"number"},"opacity":{"type":"number","minimum":0,"maximum":1},"color":{"type":"string","pattern":"^#[0-9A-F]{6}$"}}}"#.utf8))
         w.key("Frame")
         w.rawValue(Array(##"{"type":"object","required":["loader","t","width","height","done","elements"],"properties":{"loader":{"type":"string"},"t":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"done":{"type":"boolean"},"elements":{"type":"array","items":{"$ref":"#/components/schemas/Element"}}}}"##.utf8))
         w.key("Batch")
@@ -122,6 +122,7 @@ enum OpenAPI {
         w.key("Catalog")
         w.rawValue(Array(##"{"type":"object","required":["loaders"],"properties":{"loaders":{"type":"array","items":{"$ref":"#/components/schemas/Loader"}}}}"##.utf8))
         frameQuerySchemas(&w, catalog, configuration)
+        definitionSchemas(&w)
         w.endObject()
         w.key("securitySchemes")
         w.rawValue(Array(#"{"bearer":{"type":"http","scheme":"bearer","description":"The token returned when the session was created."}}"#.utf8))
@@ -262,7 +263,8 @@ enum OpenAPI {
 
     /// `TypingFrameQuery`, `getSwitchFrames`: the loader's name as a type name.
     static func typeName(_ loader: LoaderDefinition) -> String {
-        loader.name.prefix(1).uppercased() + loader.name.dropFirst()
+        // activity-indicator → ActivityIndicator
+        loader.name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// A schema with a description added (`schema` is a JSON object).

@@ -1,0 +1,135 @@
+import Testing
+@testable import LoaderEngine
+
+/// The classic loaders: a few frames of each, computed by hand from their
+/// definitions (the times are chosen where a keyframe is reached exactly).
+struct CatalogueTests {
+    func element(_ loader: String, _ t: Double, _ id: String, _ query: [(name: String, value: String)] = []) throws -> Element {
+        let definition = try #require(LoaderCatalog.standard[loader])
+        let frame = try definition.configure(query).frame(at: t)
+        return try #require(frame.elements.first { $0.id.description == id }, "\(loader) has no \(id) at \(t)")
+    }
+
+    func near(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
+
+    @Test func everyDefinitionParsesAndNamesItsFamily() {
+        let families = ["UIActivityIndicatorView", "Material", "ballPulse", "ballScaleRippleMultiple", "lineScale", "SpinKit fading-circle",
+                        "SpinKit three-bounce", "SpinKit wave", "SpinKit double-bounce", "NVActivityIndicatorView pacman", "SpinKit cube-grid", "ballClipRotate"]
+        #expect(ClassicLoaders.definitions.count == 12)
+        for (definition, family) in zip(ClassicLoaders.definitions, families) {
+            #expect(definition.summary.contains(family), "\(definition.name)")
+            #expect(definition.period(definition.defaults) != nil, "\(definition.name) loops")
+        }
+    }
+
+    @Test func activityIndicator() throws {
+        // Before its delay a bar shows its model opacity; at half a cycle, 0.3.
+        #expect(try element("activity-indicator", 0, "bar3").opacity == 1)
+        #expect(near(try element("activity-indicator", 0.72, "bar0").opacity, 0.3))
+        // Bar 2 is turned a quarter: right of the centre, 14 pt out.
+        let bar2 = try element("activity-indicator", 0, "bar2")
+        #expect(near(bar2.x, 34) && near(bar2.y, 20) && near(bar2.rotation, .pi / 2))
+        #expect(bar2.shape == .rect && bar2.width == 4 && bar2.height == 12 && bar2.cornerRadius == 2)
+    }
+
+    @Test func materialSpinner() throws {
+        let start = try element("material-spinner", 0, "arc0-0")
+        #expect(start.shape == .ring && start.strokeStart == 0 && start.strokeEnd == 0 && start.rotation == 0 && start.lineCap == .round)
+        // Half an arc cycle: grown to 270°; the layer has stepped 135°; the
+        // container has turned 17/40 of a turn.
+        let grown = try element("material-spinner", 0.6665, "arc0-0")
+        #expect(near(grown.strokeEnd, 0.75) && grown.strokeStart == 0)
+        #expect(near(grown.rotation, 0.85 * .pi + 0.75 * .pi))
+        #expect(near(grown.x, 24) && near(grown.y, 24) && grown.diameter == 36 && grown.lineWidth == 4)
+        #expect(LoaderCatalog.standard["material-spinner"]!.configure().period == 26.66)
+    }
+
+    @Test func pulseDots() throws {
+        #expect(near(try element("pulse-dots", 0.12 + 0.225, "dot0").scale, 0.3, 1e-6))
+        let dot1 = try element("pulse-dots", 0, "dot1")
+        #expect(dot1.x == 20 && dot1.y == 20 && dot1.scale == 1 && dot1.diameter == 12)
+    }
+
+    @Test func ripple() throws {
+        let first = try element("ripple", 0, "ring0")
+        #expect(first.scale == 0 && first.opacity == 1)
+        #expect(try element("ripple", 0, "ring1").scale == 1)  // not begun: the model value
+        #expect(near(try element("ripple", 0.875, "ring0").opacity, 0.7))
+    }
+
+    @Test func equalizer() throws {
+        #expect(try element("equalizer", 0, "bar2").height == 45)
+        let bar0 = try element("equalizer", 0.6, "bar0")
+        #expect(near(bar0.height, 18) && bar0.width == 5 && bar0.x == 2.5 && bar0.y == 22.5)
+        #expect(try element("equalizer", 0, "bar4").x == 42.5)
+    }
+
+    @Test func fadingCircle() throws {
+        #expect(try element("fading-circle", 0, "dot0").opacity == 0)
+        #expect(near(try element("fading-circle", 0.08, "dot8").opacity, 1))
+        let dot3 = try element("fading-circle", 0, "dot3")
+        #expect(near(dot3.x, 37) && near(dot3.y, 20))
+    }
+
+    @Test func threeBounce() throws {
+        #expect(try element("three-bounce", 0, "dot2").scale == 0)
+        let dot2 = try element("three-bounce", 0.56, "dot2")
+        #expect(near(dot2.scale, 1) && dot2.x == 57 && dot2.y == 10 && dot2.diameter == 18)
+    }
+
+    @Test func wave() throws {
+        let bar0 = try element("wave", 0.24, "bar0")
+        #expect(near(bar0.height, 40) && bar0.x == 7)
+        #expect(try element("wave", 0, "bar4").x == 43)
+    }
+
+    @Test func doubleBounce() throws {
+        let a = try element("double-bounce", 0, "bounce0"), b = try element("double-bounce", 0, "bounce1")
+        #expect(a.scale == 0 && near(b.scale, 1) && a.opacity == 0.6 && b.opacity == 0.6)
+    }
+
+    @Test func pacman() throws {
+        let open = try element("pacman", 0.25, "pacman")
+        #expect(open.strokeStart == 0 && open.strokeEnd == 1)
+        let start = try element("pacman", 0, "pacman")
+        #expect(start.strokeStart == 0.125 && start.strokeEnd == 0.875 && near(start.rotation, .pi / 2))
+        #expect(start.diameter == 20 && start.lineWidth == 20 && start.x == 20 && start.y == 30)
+        let food = try element("pacman", 0.5, "food")
+        #expect(near(food.x, 39) && near(food.opacity, 0.85) && food.y == 30)
+    }
+
+    @Test func cubeGrid() throws {
+        // Cubes on one diagonal share a delay: at 35 % of their cycle, gone.
+        for id in ["cube0-0", "cube1-1", "cube2-2"] { #expect(near(try element("cube-grid", 0.655, id).scale, 0)) }
+        let cube = try element("cube-grid", 0, "cube2-1")
+        #expect(cube.x == 21 && cube.y == 35 && cube.scale == 1 && cube.width == 14)
+    }
+
+    @Test func spinningArc() throws {
+        let half = try element("spinning-arc", 0.375, "arc")
+        #expect(near(half.scale, 0.6) && near(half.rotation, .pi) && half.strokeEnd == 0.75)
+        #expect(try element("spinning-arc", 0, "arc").rotation == 0)
+    }
+
+    @Test func generalParameters() throws {
+        // speed multiplies the clock; scale the canvas and lengths; stop ends it.
+        let fast = try element("pacman", 0.125, "pacman", [("speed", "2")])
+        #expect(fast.strokeStart == 0)
+        let big = try element("pacman", 0, "pacman", [("scale", "2")])
+        #expect(big.x == 40 && big.y == 60 && big.diameter == 40 && big.lineWidth == 40 && big.scale == 1)
+        let loader = try LoaderCatalog.standard["pacman"]!.configure([(name: "scale", value: "2"), (name: "stop", value: "1")])
+        #expect(loader.width == 120 && loader.height == 120)
+        #expect(loader.frame(at: 1).elements.isEmpty && loader.frame(at: 1).done)
+        #expect(try element("pacman", 0, "food", [("color", "#FF0000")]).color == RGBColor(rgb: 0xFF0000))
+    }
+
+    @Test func reducedMotionPulsesModelValues() throws {
+        // No definition in the catalogue has its own reducedMotion: model
+        // values, opacity × a 1 → 0.4 → 1 pulse of 1 s each way.
+        let reduced: [(name: String, value: String)] = [("motion", "reduced")]
+        let at0 = try element("equalizer", 0, "bar0", reduced), at1 = try element("equalizer", 1, "bar0", reduced)
+        #expect(at0.height == 45 && at0.opacity == 1)
+        #expect(near(at1.opacity, 0.4) && at1.height == 45)
+        #expect(try LoaderCatalog.standard["equalizer"]!.configure(reduced).period == 2)
+    }
+}
