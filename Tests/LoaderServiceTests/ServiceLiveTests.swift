@@ -27,6 +27,8 @@ struct ServiceLiveTests {
             ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
             ("GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "b", count: 17000) + "\r\n\r\n", 431, "header_fields_too_large"),
             ("POST /loaders HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413, "content_too_large"),
+            // A definition past the server's body limit (1 MiB) never reaches the parser.
+            ("POST /loaders/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048577\r\n\r\n", 413, "content_too_large"),
             ("BROKEN\r\n\r\n", 400, "bad_request"),
         ] {
             let client = try TestClient(port: server.port)

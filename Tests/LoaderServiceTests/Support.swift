@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport
+import LoaderEngine
 @testable import HTTPServer
 @testable import LoaderService
 
@@ -119,11 +120,12 @@ final class TestApp {
     let service: LoaderService
     let server: EmbeddedServer
 
-    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, sessions: (any SessionStore)? = nil) {
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, catalog: LoaderCatalog = .standard,
+         sessions: (any SessionStore)? = nil) {
         var configuration = ServiceConfiguration.embeddedDefault()
         configuration.logLevel = .off
         configure(&configuration)
-        service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions)
+        service = LoaderService(configuration: configuration, catalog: catalog, logger: Logger(level: .off), sessions: sessions)
         server = EmbeddedServer(responder: service)
     }
 

@@ -154,6 +154,13 @@ struct DocumentParser {
             rotation = try tf.number("rotation", default: 0, -1000...1000)
             scale = try tf.number("scale", default: 1, 0...1000)
         }
+        // The last copy's scale is scaleᵏ: bounded, so that frames stay finite.
+        var growth = 1.0
+        for _ in 1..<max(count, 1) where growth <= 1e6 { growth *= scale }
+        if growth > 1e6 {
+            throw DefinitionError(path: f.node.child("instanceTransform.scale"),
+                                  message: "the last copy would be \(scale)^\(count - 1) times as large; instanceTransform.scale^(instanceCount - 1) must be at most 1e6")
+        }
         let alpha = try f.number("instanceAlphaOffset", default: 0, -1...1)
         let sublayers = try layerList(try f.required("sublayers", "an array of layers in the replicator's space"))
         return ReplicatorSpec(instanceCount: count, instanceDelay: delay, translation: translation, rotation: rotation,
