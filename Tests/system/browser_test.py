@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Real-browser tests with headless Chromium (run by .ci/run):
-1. the demo page receives at least 10 frames per loader and draws non-blank
-   canvases (its `?frames=N` mode closes each stream after N frames so that
-   --dump-dom returns), and a screenshot is kept;
-2. animation.svg in an <img> shows different pixels at two moments.
+1. the demo page shows every loader of /loaders, including one dropped into
+   --loaders-dir with no other change, and its editor's live preview: each
+   receives at least 10 frames and draws a non-blank canvas (`?frames=N`
+   stops each after N frames so that --dump-dom returns); a screenshot is kept;
+2. the editor shows a bad definition's error with its JSON path;
+3. animation.svg in an <img> shows different pixels at two moments.
 Exits 1 on failure.
 
     Tests/system/browser_test.py path/to/loaderd output-dir
 """
-import os, re, socket, struct, subprocess, sys, time, urllib.request, zlib
+import json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse, urllib.request, zlib
 
 from loaderd_process import free_port
 
@@ -56,7 +58,24 @@ def main():
     binary, OUT = sys.argv[1], sys.argv[2]
     os.makedirs(OUT, exist_ok=True)
     port = free_port()
-    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning"], stdout=subprocess.DEVNULL)
+    # A loader dropped into the loaders directory: nothing else names it.
+    loaders_dir = tempfile.mkdtemp()
+    dropped = {
+        "format": 1, "name": "dropped-in", "summary": "A test loader: a ring that turns and a bar that fades.",
+        "canvas": {"width": 40, "height": 40}, "background": "#101010", "color": "#40C0FF",
+        "layers": [
+            {"type": "ring", "id": "arc", "position": [20, 20], "diameter": 30, "lineWidth": 4, "strokeEnd": 0.6,
+             "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586,
+                             "duration": 1, "repeatCount": "infinity"}]},
+            {"type": "rect", "id": "bar", "position": [20, 20], "bounds": [4, 14], "cornerRadius": 2,
+             "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "duration": 0.8,
+                             "repeatCount": "infinity"}]},
+        ],
+    }
+    with open(os.path.join(loaders_dir, "dropped-in.json"), "w") as f:
+        json.dump(dropped, f)
+    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--loaders-dir", loaders_dir],
+                              stdout=subprocess.DEVNULL)
     failures = []
     try:
         base = f"http://127.0.0.1:{port}"
@@ -66,11 +85,13 @@ def main():
             except OSError:
                 time.sleep(0.05)
 
-        # 1. The demo page: frames per loader, canvases drawn.
+        # 1. The demo page: every loader (and the editor), frames, canvases drawn.
+        names = [l["name"] for l in json.load(urllib.request.urlopen(base + "/loaders"))["loaders"]]
+        if "dropped-in" not in names: failures.append("the dropped-in loader is not in /loaders")
         dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=12"]).stdout
-        cards = re.findall(r'<section class="card" data-loader="(\w+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
+        cards = re.findall(r'<section class="card" data-loader="([\w-]+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
         seen = {name: (int(frames), nonblank) for name, frames, nonblank in cards}
-        for name in ("typing", "switch", "web"):
+        for name in names + ["editor"]:
             frames, nonblank = seen.get(name, (0, None))
             print(f"demo page: {name}: {frames} frames received, canvas non-blank: {nonblank}")
             if frames < 10: failures.append(f"{name} received {frames} frames (< 10)")
@@ -82,7 +103,17 @@ def main():
         print(f"demo page screenshot: {shot} ({w}×{h}, {len(colours)} colours sampled)")
         if len(colours) < 8: failures.append("the demo screenshot is nearly uniform")
 
-        # 2. animation.svg in <img> tags at two moments.
+        # 2. The editor with a mistake: the message and its path are shown.
+        bad = json.loads(json.dumps(dropped))
+        bad["layers"][1]["animations"][0]["keyTimes"] = [0, 0.7, 0.5]
+        dom = run_browser(["--virtual-time-budget=5000", "--dump-dom",
+                           base + "/?frames=12&edit=" + urllib.parse.quote(json.dumps(bad))]).stdout
+        path = "layers[1].animations[0].keyTimes"
+        shown = f'data-error="{path}"' in dom and f"{path}: must be non-decreasing from 0 to 1" in dom
+        print(f"editor: a bad definition shows its error at {path}: {shown}")
+        if not shown: failures.append("the editor did not show the definition's error and path")
+
+        # 3. animation.svg in <img> tags at two moments.
         shots = []
         for ms in (300, 1100):
             path = os.path.join(OUT, f"embed-{ms}ms.png")
@@ -98,7 +129,7 @@ def main():
     if failures:
         print("FAILED: " + "; ".join(failures))
         sys.exit(1)
-    print("browser: 2 passed, 0 failed")
+    print("browser: 3 passed, 0 failed")
 
 if __name__ == "__main__":
     main()

@@ -53,6 +53,8 @@ extension LoaderDefinition {
         }
         w.endArray()
         w.field("reducedMotion", reducedMotion)
+        w.key("background")
+        if let background { w.value(background.description) } else { w.null() }
         w.endObject()
     }
 }

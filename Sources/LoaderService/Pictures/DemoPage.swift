@@ -47,6 +47,13 @@ enum DemoPage {
   .embed { display: flex; gap: 24px; align-items: center; padding: 12px 32px 32px; flex-wrap: wrap; }
   .embed img { border-radius: 8px; }
   code { font: 12px ui-monospace, Menlo, monospace; }
+  .editor { padding: 0 32px 32px; }
+  .editor h2 { font-size: 20px; margin: 8px 0 2px; }
+  .editor p { margin: 0 0 10px; color: var(--muted); }
+  .edit { display: grid; grid-template-columns: minmax(300px, 2fr) minmax(260px, 1fr); gap: 20px; }
+  textarea { width: 100%; min-height: 420px; font: 12px/1.4 ui-monospace, Menlo, monospace; border-radius: 10px; padding: 12px; background: var(--card); color: var(--fg); border: 1px solid rgba(128,128,128,.3); }
+  textarea.bad { border-color: #ff453a; }
+  .error { color: #ff453a; font: 12px ui-monospace, Menlo, monospace; white-space: pre-wrap; }
 </style>
 </head>
 <body>
@@ -59,6 +66,14 @@ enum DemoPage {
   <label>fps <input type="range" id="fps" min="1" max="60" value="30"> <span id="fpsValue">30</span></label>
 </div>
 <main id="cards"></main>
+<section class="editor" id="editor">
+  <h2>Write a loader</h2>
+  <p>A definition in Core Animation's terms: layers, replicators and animations (docs/LOADERS.md). It plays live as you type, from <code>POST /loaders/preview</code>; nothing is installed. Drop the file into the server's loadersDir to keep it.</p>
+  <div class="edit">
+    <textarea id="definition" spellcheck="false" aria-label="Loader definition (JSON)"></textarea>
+    <section class="card" data-loader="editor" data-frames="0"><canvas></canvas><div class="stats">waiting…</div><div class="error" id="editor-error" role="alert"></div></section>
+  </div>
+</section>
 <section class="embed" id="embed">
   <strong>Embed without JavaScript:</strong>
   <img alt="typing loader" src="/loaders/typing/animation.svg" height="60">
@@ -74,6 +89,7 @@ if (query.get("view") === "embed") {
   document.querySelector("header").remove();
   document.querySelector(".bar").remove();
   document.getElementById("cards").remove();
+  document.getElementById("editor").remove();
 }
 const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
 const reducedBox = document.getElementById("reduced");
@@ -81,25 +97,29 @@ reducedBox.checked = query.has("motion") ? query.get("motion") === "reduced" : r
 const fpsInput = document.getElementById("fps");
 const fpsValue = document.getElementById("fpsValue");
 
-const loaders = [
-  { name: "typing", title: "Typing", what: "Chat typing dots: a replicated dot that fades, bounces and grows.", bg: "#000", scale: 4,
-    controls: [["count", "dots", 1, 8, 3, 1], ["color", "colour", "#ffffff"]] },
-  { name: "switch", title: "Switch", what: "Three dots swapping places along half circles.", bg: "#000", scale: 2.5,
-    controls: [["loader.duration", "period s", 0.4, 3, 1.2, 0.1], ["color", "colour", "#ffffff"]] },
-  { name: "web", title: "Web page load", what: "A pulsing indicator, a drop per loaded resource. Start a session and report progress.", bg: "#fff", scale: 0.6,
-    controls: [["color", "colour", "#0000ff"]], session: true },
-];
-
+// The built-in three stream live (one EventSource each) with their own
+// controls; every other loader in the catalogue (the classics, and any from
+// loadersDir) plays one period fetched as a batch, so that the page holds
+// only a few connections. Both draw the engine's frames, nothing else.
+const builtIn = {
+  typing: { title: "Typing", scale: 4, controls: [["count", "dots", 1, 8, 3, 1], ["color", "colour", "#ffffff"]] },
+  switch: { title: "Switch", scale: 2.5, controls: [["loader.duration", "period s", 0.4, 3, 1.2, 0.1], ["color", "colour", "#ffffff"]] },
+  web: { title: "Web page load", scale: 0.6, controls: [["color", "colour", "#0000ff"]], session: true,
+         what: "A pulsing indicator, a drop per loaded resource. Start a session and report progress." },
+};
 const cards = new Map();
-for (const l of loaders) {
-  if (!document.getElementById("cards")) break;
+
+function addCard(l) {
   const card = document.createElement("section");
   card.className = "card";
   card.dataset.loader = l.name;
   card.dataset.frames = "0";
-  card.innerHTML = `<h2>${l.title}</h2><div class="what">${l.what}</div><canvas></canvas><div class="controls"></div><div class="stats">waiting…</div>`;
+  card.innerHTML = `<h2></h2><div class="what"></div><canvas></canvas><div class="controls"></div><div class="stats">waiting…</div>`;
+  card.querySelector("h2").textContent = l.title;
+  card.querySelector(".what").textContent = l.what;
   const controls = card.querySelector(".controls");
   const values = {};
+  const state = { l, card, canvas: card.querySelector("canvas"), stats: card.querySelector(".stats"), values, source: null, frames: 0, session: null };
   for (const [key, label, a, b, c, step] of l.controls) {
     const wrap = document.createElement("label");
     const input = document.createElement("input");
@@ -109,7 +129,6 @@ for (const l of loaders) {
     wrap.append(label, input);
     controls.append(wrap);
   }
-  const state = { l, card, canvas: card.querySelector("canvas"), stats: card.querySelector(".stats"), values, source: null, frames: 0, session: null };
   if (l.session) {
     const buttons = document.createElement("div");
     buttons.innerHTML = `<button data-act="start">Start a page load</button> <button data-act="progress" disabled>Resource loaded</button> <button data-act="finish" disabled>Finish</button>`;
@@ -119,6 +138,7 @@ for (const l of loaders) {
   }
   document.getElementById("cards").append(card);
   cards.set(l.name, state);
+  return state;
 }
 
 function streamURL(s) {
@@ -130,25 +150,48 @@ function streamURL(s) {
   return `/loaders/${s.l.name}/frames?${p}`;
 }
 
+// One frame arrived or came due: draw it, count it, stop after ?frames=N.
+function shown(s, frame, id, stop) {
+  draw(s, frame);
+  s.frames += 1;
+  s.card.dataset.frames = String(s.frames);
+  s.stats.textContent = `frame ${id}  t=${frame.t.toFixed(3)} s  ${frame.elements.length} elements  at ${fpsInput.value} fps${frame.done ? "  done" : ""}`;
+  if (frameLimit && s.frames >= frameLimit) {
+    stop();
+    s.card.dataset.nonblank = String(nonBlank(s));
+  }
+}
+
 function connect(s) {
   if (s.source) s.source.close();
   s.frames = 0;
   s.card.dataset.frames = "0";
+  if (s.l.batch) return play(s);
   const source = new EventSource(streamURL(s));
   s.source = source;
-  const fps = fpsInput.value;
-  source.addEventListener("frame", (e) => {
-    const frame = JSON.parse(e.data);
-    draw(s, frame);
-    s.frames += 1;
-    s.card.dataset.frames = String(s.frames);
-    s.stats.textContent = `frame ${e.lastEventId}  t=${frame.t.toFixed(3)} s  ${frame.elements.length} elements  at ${fps} fps${frame.done ? "  done" : ""}`;
-    if (frameLimit && s.frames >= frameLimit) {
-      source.close();
-      s.card.dataset.nonblank = String(nonBlank(s));
-    }
-  });
+  source.addEventListener("frame", (e) => shown(s, JSON.parse(e.data), e.lastEventId, () => source.close()));
   source.addEventListener("end", (e) => { source.close(); s.stats.textContent += "  (ended: " + JSON.parse(e.data).reason + ")"; if (s.buttons) reset(s); });
+}
+
+// A loop of one period (10 s without one), from a moment when every element
+// has started, fetched once and played on a timer.
+async function play(s) {
+  const fps = Number(fpsInput.value), period = s.l.period || 10;
+  const from = s.l.period ? period * Math.ceil(5 / period) : 0;
+  const p = new URLSearchParams({ from, to: from + period - 0.5 / fps, fps, motion: reducedBox.checked ? "reduced" : "normal" });
+  for (const [k, v] of Object.entries(s.values)) p.set(k, v);
+  const r = await fetch(`/loaders/${s.l.name}/frames?${p}`);
+  if (!r.ok) { s.stats.textContent = "could not load: " + r.status; return; }
+  const batch = await r.json();
+  const started = performance.now();
+  let timer = 0;
+  const tick = () => {
+    const k = Math.floor((performance.now() - started) / 1000 * fps);
+    shown(s, batch.frames[k % batch.frames.length], k, () => clearInterval(timer));
+  };
+  s.source = { close: () => clearInterval(timer) };
+  timer = setInterval(tick, 1000 / fps);
+  tick();
 }
 
 function draw(s, frame) {
@@ -163,19 +206,38 @@ function draw(s, frame) {
   ctx.fillRect(0, 0, w, h);
   for (const el of frame.elements) {
     ctx.globalAlpha = el.opacity;
-    ctx.fillStyle = el.color;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.translate((el.x + margin) * k, (el.y + margin) * k);
+    ctx.rotate(el.rotation || 0);
+    ctx.scale(el.scale * k, el.scale * k);
     ctx.beginPath();
-    ctx.arc((el.x + margin) * k, (el.y + margin) * k, Math.max(0, el.diameter * el.scale / 2 * k), 0, 2 * Math.PI);
-    ctx.fill();
+    if (el.shape === "rect") {
+      ctx.fillStyle = el.color;
+      ctx.roundRect(-el.width / 2, -el.height / 2, el.width, el.height, Math.min(el.cornerRadius, el.width / 2, el.height / 2));
+      ctx.fill();
+    } else if (el.shape === "ring") {
+      // From 12 o'clock, clockwise: strokeStart to strokeEnd of the circle.
+      if (el.strokeEnd <= el.strokeStart && el.lineCap !== "round") continue;
+      ctx.strokeStyle = el.color;
+      ctx.lineWidth = el.lineWidth;
+      ctx.lineCap = el.lineCap;
+      ctx.arc(0, 0, el.diameter / 2, -Math.PI / 2 + 2 * Math.PI * el.strokeStart, -Math.PI / 2 + 2 * Math.PI * Math.max(el.strokeEnd, el.strokeStart + 1e-6));
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = el.color;
+      ctx.arc(0, 0, Math.max(0, el.diameter / 2), 0, 2 * Math.PI);
+      ctx.fill();
+    }
   }
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
 }
 
 function nonBlank(s) {
   const c = s.canvas, ctx = c.getContext("2d");
   if (!c.width) return false;
   const data = ctx.getImageData(0, 0, c.width, c.height).data;
-  const bg = s.l.bg === "#000" ? 0 : 255;
-  for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - bg) > 8 || Math.abs(data[i + 1] - bg) > 8 || Math.abs(data[i + 2] - bg) > 8) return true;
+  const bg = [1, 3, 5].map((i) => parseInt(s.l.bg.slice(i, i + 2), 16));
+  for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - bg[0]) > 8 || Math.abs(data[i + 1] - bg[1]) > 8 || Math.abs(data[i + 2] - bg[2]) > 8) return true;
   return false;
 }
 
@@ -200,12 +262,106 @@ function reset(s) {
   b("start").disabled = false; b("progress").disabled = true; b("finish").disabled = true;
 }
 
-function restartAll() { for (const s of cards.values()) { if (!s.session) connect(s); } }
+function restartAll() { for (const s of cards.values()) { if (!s.session) connect(s); } editor.restart(); }
 fpsInput.addEventListener("input", () => { fpsValue.textContent = fpsInput.value; });
 fpsInput.addEventListener("change", restartAll);
 reducedBox.addEventListener("change", restartAll);
 reducedQuery.addEventListener("change", (e) => { reducedBox.checked = e.matches; restartAll(); });
-restartAll();
+
+// The editor: the definition streams from POST /loaders/preview (fetch, as
+// EventSource cannot POST); a refusal shows its message and JSON path.
+const sample = {
+  format: 1, name: "my-loader", summary: "Three dots that fade, bounce and grow in turn.",
+  canvas: { width: 70, height: 20 }, background: "#000000", color: "#FFFFFF",
+  layers: [{
+    type: "replicator", id: "dots", position: [35, 10], bounds: [70, 20],
+    instanceCount: 3, instanceDelay: 0.2, instanceTransform: { translation: [15, 0] },
+    sublayers: [{
+      type: "circle", id: "dot", position: [20, 7], diameter: 8, backgroundColor: "color", transform: { scale: 1.4 },
+      animations: [
+        { type: "basic", keyPath: "opacity", fromValue: 1, byValue: -0.8, duration: 1, repeatCount: "infinity" },
+        { type: "basic", keyPath: "position.y", fromValue: 7, byValue: 3, duration: 1.2, repeatCount: "infinity" },
+        { type: "basic", keyPath: "transform.scale", fromValue: 1, byValue: 0.4, duration: 0.6, repeatCount: "infinity" },
+      ],
+    }],
+  }],
+};
+const editor = (() => {
+  const area = document.getElementById("definition");
+  if (!area) return { restart() {} };
+  area.value = query.get("edit") || JSON.stringify(sample, null, 2);
+  const card = document.querySelector('[data-loader="editor"]');
+  const errorBox = document.getElementById("editor-error");
+  const state = { l: { name: "editor", scale: 3, bg: "#ffffff" }, card, canvas: card.querySelector("canvas"), stats: card.querySelector(".stats"), frames: 0 };
+  let controller = null, timer = 0;
+  async function restart() {
+    if (controller) controller.abort();
+    const mine = controller = new AbortController();
+    state.frames = 0;
+    card.dataset.frames = "0";
+    delete card.dataset.nonblank;
+    const p = new URLSearchParams({ stream: "sse", fps: fpsInput.value, motion: reducedBox.checked ? "reduced" : "normal" });
+    let r;
+    try {
+      r = await fetch("/loaders/preview?" + p, { method: "POST", headers: { "Content-Type": "application/json" }, body: area.value, signal: mine.signal });
+    } catch { return; }
+    if (!r.ok) {
+      const e = (await r.json()).error;
+      errorBox.textContent = e.message;
+      card.dataset.error = e.path || "";
+      area.classList.add("bad");
+      state.stats.textContent = "not a loader yet";
+      return;
+    }
+    errorBox.textContent = "";
+    delete card.dataset.error;
+    area.classList.remove("bad");
+    try { state.l.bg = JSON.parse(area.value).background || "#ffffff"; } catch {}
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value.replace(/\r\n?/g, "\n");
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let event = "message", data = "", id = "";
+          for (const line of block.split("\n")) {
+            const colon = line.indexOf(":");
+            if (colon <= 0) continue;
+            const field = line.slice(0, colon), text = line.slice(colon + 1).replace(/^ /, "");
+            if (field === "event") event = text; else if (field === "data") data += text; else if (field === "id") id = text;
+          }
+          if (event === "frame") shown(state, JSON.parse(data), id, () => mine.abort());
+        }
+      }
+    } catch { /* replaced by a newer definition, or stopped */ }
+  }
+  area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(restart, 400); });
+  return { restart };
+})();
+
+// The catalogue: every loader the server has, in its order.
+async function start() {
+  const catalog = await (await fetch("/loaders")).json();
+  for (const entry of catalog.loaders) {
+    if (!document.getElementById("cards")) break;
+    const known = builtIn[entry.name];
+    const colour = entry.parameters.find((p) => p.name === "color");
+    const size = Math.max(entry.canvas.width, entry.canvas.height);
+    addCard({
+      name: entry.name, title: known ? known.title : entry.name, what: known && known.what ? known.what : entry.description,
+      bg: entry.background || "#ffffff", scale: known ? known.scale : Math.min(4, 180 / size),
+      controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
+      session: known && known.session, batch: !known, period: entry.period,
+    });
+  }
+  restartAll();
+}
+start();
 </script>
 </body>
 </html>
