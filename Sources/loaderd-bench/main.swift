@@ -9,6 +9,10 @@ case "service":
     ServiceBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "svg":
     SVGReport.run()
+case "definitions":
+    DefinitionBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "pictures":
+    Pictures.run(arguments: Array(arguments.dropFirst()))
 default:
-    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | svg")
+    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | svg | definitions | pictures [directory]")
 }

@@ -84,3 +84,17 @@ struct PictureTests {
         #expect(!r.text.contains("src=\"http") && !r.text.contains("href=\"http"))
     }
 }
+
+extension PictureTests {
+    /// docs/LOADERS.md shows each loader's animated SVG from docs/loaders/;
+    /// they must be what the service draws now
+    /// (`swift run -c release loaderd-bench pictures docs/loaders` rewrites them).
+    @Test func docsPicturesAreCurrent() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/loaders").standardized
+        for definition in LoaderCatalog.standard.loaders {
+            let file = try Data(contentsOf: docs.appendingPathComponent(definition.name + ".svg"))
+            let svg = try SVGAnimation.loop(for: definition, parameters: []).svg
+            #expect(Array(file) == svg, "docs/loaders/\(definition.name).svg is stale")
+        }
+    }
+}

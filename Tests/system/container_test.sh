@@ -65,8 +65,15 @@ trap cleanup EXIT
 cleanup
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 t0=$(date +%s%N)
+# A loader definition mounted into /etc/loaderd/loaders joins the catalogue.
+loaders=$(mktemp -d)
+cat > "$loaders/mounted.json" <<'JSON'
+{"format": 1, "name": "mounted", "summary": "A dot mounted into the container.", "canvas": {"width": 10, "height": 10},
+ "layers": [{"type": "circle", "id": "dot", "position": [5, 5], "diameter": 4}]}
+JSON
+chmod -R a+rX "$loaders"
 # No systemd here to schedule health checks: run them by hand below.
-podman run -d --name "$name" --health-interval=disable -p "127.0.0.1:$port:8080" loaderd:test >/dev/null
+podman run -d --name "$name" --health-interval=disable -p "127.0.0.1:$port:8080" -v "$loaders:/etc/loaderd/loaders:ro" loaderd:test >/dev/null
 until curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; do
   if (( ($(date +%s%N) - t0) / 1000000 > 20000 )); then echo "FAILED: no 200 within 20 s"; podman logs "$name"; exit 1; fi
   sleep 0.005
@@ -78,6 +85,9 @@ fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
 frame=$(curl -fs "http://127.0.0.1:$port/loaders/typing/frames?t=0.5")
 expected='{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"},{"id":"dot1","shape":"circle","x":35,"y":7.75,"diameter":8,"scale":1.2,"opacity":0.76,"color":"#FFFFFF"},{"id":"dot2","shape":"circle","x":50,"y":7.25,"diameter":8,"scale":1.0666666666666667,"opacity":0.9199999999999999,"color":"#FFFFFF"}]}'
 [ "$frame" = "$expected" ] || fail "the typing frame at t=0.5 differs: $frame"
+mounted=$(curl -fs "http://127.0.0.1:$port/loaders/mounted/frames?t=0" || true)
+[ "$mounted" = '{"loader":"mounted","t":0,"width":10,"height":10,"done":false,"elements":[{"id":"dot","shape":"circle","x":5,"y":5,"diameter":4,"scale":1,"opacity":1,"color":"#FFFFFF"}]}' ] \
+  || fail "the loader mounted into /etc/loaderd/loaders did not answer: $mounted"
 user=$(podman inspect --format '{{.Config.User}}' "$name")
 [ "$user" = "65532:65532" ] || fail "the container runs as '$user', not 65532:65532"
 podman healthcheck run "$name" >/dev/null 2>&1 || fail "the image's health check (loaderd healthcheck) failed"

@@ -1,8 +1,10 @@
 /// Method + path-pattern routing: `/loaders/:name/frames` (or
 /// `/loaders/{name}/frames`, as OpenAPI writes it) matches
 /// `/loaders/typing/frames` with `name = typing`. `HEAD` is served by `GET`
-/// routes. A path that matches no pattern is 404; a path whose patterns
-/// take other methods is 405 with those methods in `Allow`.
+/// routes. Where patterns of different shapes match a path, the one with
+/// more literal segments wins (`/loaders/preview` over `/loaders/{name}`).
+/// A path that matches no pattern is 404; a path whose patterns take other
+/// methods is 405 with those methods in `Allow`.
 public struct Router<Handler: Sendable>: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(String)
@@ -15,6 +17,8 @@ public struct Router<Handler: Sendable>: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
         let handler: Int
+        /// How many segments are literals: the more, the more specific.
+        let literals: Int
     }
 
     public enum Match {
@@ -35,19 +39,27 @@ public struct Router<Handler: Sendable>: Sendable {
             if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
-        routes.append(Route(method: method, segments: segments, handler: handlers.count))
+        let literals = segments.count { if case .literal = $0 { true } else { false } }
+        routes.append(Route(method: method, segments: segments, handler: handlers.count, literals: literals))
         handlers.append(handler)
     }
 
     public func match(method: HTTPMethod, path segments: [String]) -> Match {
         var allowed: [HTTPMethod] = []
+        var found: (handler: Int, parameters: RouteParameters, literals: Int)?
+        var best = -1
         for route in routes {
             guard let parameters = Self.match(route.segments, segments) else { continue }
+            let literals = route.literals
+            if literals > best { best = literals; allowed.removeAll(); found = nil }
+            guard literals == best else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
-                return .found(handlers[route.handler], parameters: parameters)
+                if found == nil { found = (route.handler, parameters, literals) }
+            } else if !allowed.contains(route.method) {
+                allowed.append(route.method)
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
         }
+        if let found { return .found(handlers[found.handler], parameters: found.parameters) }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         return .methodNotAllowed(allowed: allowed)
@@ -56,8 +68,11 @@ public struct Router<Handler: Sendable>: Sendable {
     /// The methods a path takes (for `OPTIONS` and `Allow`); empty when none.
     public func allowedMethods(path segments: [String]) -> [HTTPMethod] {
         var allowed: [HTTPMethod] = []
+        var best = -1
         for route in routes where Self.match(route.segments, segments) != nil {
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+            let literals = route.literals
+            if literals > best { best = literals; allowed.removeAll() }
+            if literals == best && !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         return allowed

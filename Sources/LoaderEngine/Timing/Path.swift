@@ -129,8 +129,9 @@ public struct Path: Sendable, Equatable {
         for _ in 0..<4 {
             let speed = segment.speed(at: u)
             guard speed > 1e-12 else { break }
-            u -= (table[lo] + arcLength(segment, from: a, to: u) - distance) / speed
-            u = min(max(u, a), b)
+            let error = table[lo] + arcLength(segment, from: a, to: u) - distance
+            u = min(max(u - error / speed, a), b)
+            if abs(error) < 1e-12 * max(1, distance) { break }
         }
         return u
     }

@@ -58,7 +58,14 @@ public enum SVG {
             return "<rect x=\"\(fixed(-e.width / 2))\" y=\"\(fixed(-e.height / 2))\" width=\"\(fixed(e.width))\" height=\"\(fixed(e.height))\" rx=\"\(fixed(e.cornerRadius))\" fill=\"\(e.color)\"" + close
         }
         // pathLength 1: the dash is the trimmed part; rotate(-90) starts it at 12 o'clock.
-        return "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\" pathLength=\"1\" transform=\"rotate(-90)\" stroke-dasharray=\"\(fixed(max(e.strokeEnd - e.strokeStart, 0))) 1\" stroke-dashoffset=\"\(fixed(-e.strokeStart))\"" + close
+        return "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\" pathLength=\"1\" transform=\"rotate(-90)\" stroke-dasharray=\"\(dash(e.strokeStart, e.strokeEnd, fixed))\" stroke-dashoffset=\"\(fixed(-e.strokeStart))\"" + close
+    }
+
+    /// A ring's dash for its trim, on a path of length 1: a whole ring's
+    /// dash runs a little past its start, so that no seam shows.
+    static func dash(_ start: Double, _ end: Double, _ fixed: (Double) -> String) -> String {
+        let length = max(end - start, 0)
+        return length >= 1 ? "1.01 1" : "\(fixed(length)) 1"
     }
 
     static func header(_ box: Box, background: RGBColor?) -> String {

@@ -61,6 +61,7 @@ public struct SVGAnimation: Sendable {
     private struct Sample {
         var x, y, r, opacity: Double
         var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
+        var width = 0.0, height = 0.0
         var present: Bool
 
         init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
@@ -70,7 +71,8 @@ public struct SVGAnimation: Sendable {
         /// The largest difference that matters, in tolerance units
         /// (over 1: the SVG's straight line strays too far).
         func stray(from o: Sample) -> Double {
-            let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius)) / SVGAnimation.positionTolerance
+            let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius),
+                               abs(width - o.width), abs(height - o.height)) / SVGAnimation.positionTolerance
             let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SVGAnimation.valueTolerance
             return max(position, value)
         }
@@ -81,6 +83,7 @@ public struct SVGAnimation: Sendable {
             m.rotation += (b.rotation - a.rotation) * f; m.scale += (b.scale - a.scale) * f
             m.strokeStart += (b.strokeStart - a.strokeStart) * f; m.strokeEnd += (b.strokeEnd - a.strokeEnd) * f
             m.lineWidth += (b.lineWidth - a.lineWidth) * f; m.cornerRadius += (b.cornerRadius - a.cornerRadius) * f
+            m.width += (b.width - a.width) * f; m.height += (b.height - a.height) * f
             return m
         }
     }
@@ -98,6 +101,7 @@ public struct SVGAnimation: Sendable {
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
         s.rotation = e.rotation; s.scale = e.scale
         s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius
+        s.width = e.width; s.height = e.height
         return s
     }
 
@@ -196,7 +200,8 @@ public struct SVGAnimation: Sendable {
                     maxPositionError = max(maxPositionError, abs(m.x - truth.x), abs(m.y - truth.y))
                     maxOpacityError = max(maxOpacityError, abs(m.opacity - truth.opacity), abs(m.scale - truth.scale),
                                           abs(m.rotation - truth.rotation), abs(m.strokeStart - truth.strokeStart), abs(m.strokeEnd - truth.strokeEnd))
-                    maxRadiusError = max(maxRadiusError, abs(m.r - truth.r), abs(m.lineWidth - truth.lineWidth), abs(m.cornerRadius - truth.cornerRadius))
+                    maxRadiusError = max(maxRadiusError, abs(m.r - truth.r), abs(m.lineWidth - truth.lineWidth), abs(m.cornerRadius - truth.cornerRadius),
+                                         abs(m.width - truth.width), abs(m.height - truth.height))
                 }
             }
             s += 0.001
@@ -245,14 +250,23 @@ public struct SVGAnimation: Sendable {
         var drawn = e
         drawn.strokeStart = first.strokeStart; drawn.strokeEnd = first.strokeEnd
         drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
+        drawn.width = first.width; drawn.height = first.height
         out += SVG.shape(drawn, fixed: f, close: ">")
         if e.shape == .rect {
             if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }
+            if changes(\.width) {
+                out += animate("width") { f($0.width) }
+                out += animate("x") { f(-$0.width / 2) }
+            }
+            if changes(\.height) {
+                out += animate("height") { f($0.height) }
+                out += animate("y") { f(-$0.height / 2) }
+            }
             return out + "</rect></g>"
         }
         if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
         if changes(\.strokeStart) || changes(\.strokeEnd) {
-            out += animate("stroke-dasharray") { "\(f(max($0.strokeEnd - $0.strokeStart, 0))) 1" }
+            out += animate("stroke-dasharray") { SVG.dash($0.strokeStart, $0.strokeEnd, f) }
             out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
         }
         return out + "</circle></g>"

@@ -1,0 +1,33 @@
+import Testing
+@testable import HTTPServer
+
+struct RouterTests {
+    func router() -> Router<String> {
+        var r = Router<String>()
+        r.add(.GET, "/loaders/{name}", "entry")
+        r.add(.GET, "/loaders/{name}/frames", "frames")
+        r.add(.POST, "/loaders/preview", "preview")
+        return r
+    }
+
+    func handler(_ m: Router<String>.Match) -> String? {
+        if case let .found(h, _) = m { return h }
+        return nil
+    }
+
+    @Test func literalSegmentsWinOverParameters() {
+        let r = router()
+        #expect(handler(r.match(method: .POST, path: ["loaders", "preview"])) == "preview")
+        #expect(handler(r.match(method: .GET, path: ["loaders", "typing"])) == "entry")
+        // The literal route takes only POST: GET is 405, not the parameter route.
+        guard case let .methodNotAllowed(allowed) = r.match(method: .GET, path: ["loaders", "preview"]) else {
+            Issue.record("GET /loaders/preview should be 405")
+            return
+        }
+        #expect(allowed == [.POST])
+        #expect(r.allowedMethods(path: ["loaders", "preview"]) == [.POST])
+        #expect(r.allowedMethods(path: ["loaders", "typing"]) == [.GET, .HEAD])
+        #expect(handler(r.match(method: .GET, path: ["loaders", "preview", "frames"])) == "frames")
+        guard case .notFound = r.match(method: .GET, path: ["nothing"]) else { Issue.record("expected 404"); return }
+    }
+}
