@@ -80,8 +80,19 @@ struct PreviewTests {
         #expect(openapi["paths"]?["/loaders/blink/frames"] != nil)
         #expect(try get(app, "/").text.contains("/loaders"))
         // A session of it, stopped.
-        let created = try app.request("POST", "/sessions", Self.json, body: Array(#"{"loader":"blink"}"#.utf8))
+        let created = try app.request("POST", "/sessions", Self.json, body: Array(#"{"loader":"blink","params":{"scale":2}}"#.utf8))
         #expect(created.status == 201)
+        struct Created: Decodable { let id: String; let token: String }
+        let session = try JSONDecoder().decode(Created.self, from: Data(created.body))
+        #expect(try get(app, "/sessions/\(session.id)/frames").text.contains(#""done":false"#))
+        let stop = try app.request("POST", "/sessions/\(session.id)/events",
+                                   ["Content-Type": "application/json", "Authorization": "Bearer \(session.token)"],
+                                   body: Array(#"{"type":"stop"}"#.utf8))
+        #expect(stop.status == 202)
+        // The stream of a stopped session ends with the loader done and nothing drawn.
+        let stream = try app.request("GET", "/sessions/\(session.id)/frames?stream=sse", streamSeconds: 2)
+        let last = try #require(parseEventStream(stream.text).events.last { $0.type == "frame" })
+        #expect(last.data.contains(#""done":true,"elements":[]"#) && last.data.contains(#""width":40"#))
 
         // A bad file names itself.
         try Data(Self.definition.replacing("\"blink\"", with: "\"Blink\"").utf8).write(to: directory.appendingPathComponent("bad.json"))

@@ -88,6 +88,8 @@ def main():
         # 1. The demo page: every loader (and the editor), frames, canvases drawn.
         names = [l["name"] for l in json.load(urllib.request.urlopen(base + "/loaders"))["loaders"]]
         if "dropped-in" not in names: failures.append("the dropped-in loader is not in /loaders")
+        paths = json.load(urllib.request.urlopen(base + "/openapi.json"))["paths"]
+        if "/loaders/dropped-in/frames" not in paths: failures.append("the dropped-in loader has no path in /openapi.json")
         dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=12"]).stdout
         cards = re.findall(r'<section class="card" data-loader="([\w-]+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
         seen = {name: (int(frames), nonblank) for name, frames, nonblank in cards}
