@@ -18,41 +18,63 @@ extension LoaderService {
                            cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 
-    /// `GET /loaders/{name}/animation.svg`: a self-contained looping SVG.
-    func animationSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// A loop of a loader, written as an export.
+    enum Export: String {
+        /// `animation.svg`: a self-contained SVG (SMIL).
+        case svg
+        /// `animation.json`: a Lottie document.
+        case lottie
+
+        var contentType: String { self == .svg ? "image/svg+xml" : "application/json" }
+
+        func body(_ loop: SVGAnimation) -> [UInt8] { self == .svg ? loop.svg : Lottie.document(loop) }
+    }
+
+    /// `GET /loaders/{name}/animation.svg` and `animation.json`: one loop of
+    /// the loader from `from` (default: once every element has started), as
+    /// an animated SVG or a Lottie document. Built off the event loop,
+    /// cached by query.
+    func animation(_ definition: LoaderDefinition, _ request: HTTPRequest, _ export: Export) throws -> HTTPResponse {
+        var from: Double?
         for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
             if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) { continue }
-            throw ServiceError.invalid("\(item.name) does not apply to an animation; it takes the loader's parameters only")
+            if item.name == "from" && from == nil {
+                do { from = try TimeValue.parse("from", item.value) } catch { throw ServiceError(error) }
+                continue
+            }
+            throw ServiceError.invalid(item.name == "from" ? "from is given more than once"
+                                       : "\(item.name) does not apply to an animation; it takes the loader's parameters and from")
         }
-        let items = request.query
-        let key = definition.name + "?" + items.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let items = request.query.filter { $0.name != "from" }
+        let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
-            return try picture(cached, request, cacheControl: "public, max-age=86400")
+            return try picture(cached, request, cacheControl: "public, max-age=86400", contentType: export.contentType)
         }
-        // Check the parameters now (a 400 at once), build the animation off
-        // the event loop: sampling takes thousands of frames.
+        // Check the parameters now (a 400 at once), build the loop off the
+        // event loop: sampling takes thousands of frames.
         do { _ = try definition.configure(items) } catch { throw ServiceError(error) }
-        guard Negotiation.accepts(request, "image/svg+xml") else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
+        guard Negotiation.accepts(request, export.contentType) else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.contentType); the Accept header excludes it")
         }
         let ifNoneMatch = request.headers["if-none-match"]
-        return .deferred { [self] promise in
+        return .deferred { [self, from] promise in
             DispatchQueue.global().async { [self] in
-                guard let animation = try? SVGAnimation.loop(for: definition, parameters: items) else {
+                guard let loop = try? SVGAnimation.loop(for: definition, parameters: items, from: from) else {
                     promise.succeed(ServiceError.invalid("the animation's parameters are not valid").response)
                     return
                 }
-                animations.withLock { $0[key] = animation.svg }
-                promise.succeed(LoaderService.cacheable(animation.svg, contentType: "image/svg+xml", cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
+                let body = export.body(loop)
+                animations.withLock { $0[key] = body }
+                promise.succeed(LoaderService.cacheable(body, contentType: export.contentType, cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
             }
         }
     }
 
-    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
-        guard Negotiation.accepts(request, "image/svg+xml") else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is image/svg+xml; the Accept header excludes it")
+    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String, contentType: String = "image/svg+xml") throws -> HTTPResponse {
+        guard Negotiation.accepts(request, contentType) else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(contentType); the Accept header excludes it")
         }
-        return Self.cacheable(body, contentType: "image/svg+xml", cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
+        return Self.cacheable(body, contentType: contentType, cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
     }
 
     /// Whether the client asks for SVG rather than JSON on `/frames`.

@@ -98,3 +98,30 @@ extension PictureTests {
         }
     }
 }
+
+extension PictureTests {
+    @Test func lottieExport() throws {
+        let app = TestApp()
+        let lottie = try get(app, "/loaders/pacman/animation.json")
+        #expect(lottie.status == 200 && lottie.headers["content-type"] == "application/json")
+        #expect(lottie.headers["cache-control"] == "public, max-age=86400")
+        let document = try JSONValue.parse(lottie.body)
+        #expect(document["ver"] == .number(10000) && document["ip"] == .number(0) && document["fr"] == .number(60))
+        // Integers as integers, and one shape layer per element.
+        #expect(lottie.text.contains(#""w":60,"h":60"#))
+        guard case let .array(layers)? = document["layers"] else { Issue.record("no layers"); return }
+        #expect(layers.count == 3)  // pacman, food, background
+        #expect(layers[0]["nm"] == .string("pacman") && layers[2]["nm"] == .string("background"))
+        // Cached with its ETag; from moves the loop; bad input is refused.
+        let etag = try #require(lottie.headers["etag"])
+        #expect(try get(app, "/loaders/pacman/animation.json", ["If-None-Match": etag]).status == 304)
+        #expect(try get(app, "/loaders/pacman/animation.json?from=0.25").body != lottie.body)
+        #expect(try get(app, "/loaders/pacman/animation.json?from=-1").status == 400)
+        #expect(try get(app, "/loaders/pacman/animation.json?t=1").status == 400)
+        #expect(try get(app, "/loaders/pacman/animation.json", ["Accept": "image/svg+xml"]).status == 406)
+        // The loop's length follows speed: half as many frames at twice the speed.
+        let fast = try JSONValue.parse(get(app, "/loaders/typing/animation.json?speed=2").body)
+        let plain = try JSONValue.parse(get(app, "/loaders/typing/animation.json").body)
+        #expect(plain["op"] == .number(360) && fast["op"] == .number(180))
+    }
+}

@@ -16,7 +16,10 @@ extension LoaderService {
             try s.frameSVG(s.definition(r[parameter: "name"]), r.http)
         },
         Endpoint(.GET, "/loaders/{name}/animation.svg", document: OpenAPI.getAnimationSVG) { s, r in
-            try s.animationSVG(s.definition(r[parameter: "name"]), r.http)
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .svg)
+        },
+        Endpoint(.GET, "/loaders/{name}/animation.json", document: OpenAPI.getAnimationLottie) { s, r in
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .lottie)
         },
         Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http) },
         Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },

@@ -168,19 +168,37 @@ extension OpenAPI {
     static func getAnimationSVG(_ c: Context) -> [Operation] {
         c.catalog.loaders.map { loader in
             picture(loader, "animation.svg", id: "get\(typeName(loader))AnimationSVG", takesTime: false,
-                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loader.events.contains { $0.name == "finish" } ? "a sample page load" : "one period once every element has started"), at most a minute; loops in an <img>.")
+                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loopText(loader)); loops in an <img>.")
         }
+    }
+
+    /// `/loaders/<loader>/animation.json`, one path per loader.
+    static func getAnimationLottie(_ c: Context) -> [Operation] {
+        c.catalog.loaders.map { loader in
+            picture(loader, "animation.json", id: "get\(typeName(loader))AnimationLottie", takesTime: false,
+                    summary: "A Lottie document (Lottie specification 1.0, \"ver\": 10000) of \(loader.name) sampled from the engine: \(loopText(loader)); frame f shows the engine's frame at from + f/fr. Plays in lottie-web, lottie-ios, lottie-android and rlottie.",
+                    contentType: "application/json", schema: #"{"type":"object","required":["ver","fr","ip","op","w","h","layers"]}"#)
+        }
+    }
+
+    static func loopText(_ loader: LoaderDefinition) -> String {
+        (loader.events.contains { $0.name == "finish" } ? "a sample page load" : "one period, from when every element has started")
+            + " (or from `from`), at most a minute"
     }
 
     /// A picture of one loader: its parameters, and with `takesTime` a
     /// moment `t` and the loader's events.
-    static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String) -> Operation {
+    static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String,
+                        contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#) -> Operation {
         var w = JSONWriter(capacity: 2048)
         beginOperation(&w, id: id, summary: summary)
         w.key("parameters")
         w.beginArray()
         if takesTime {
             query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
+        } else {
+            query(&w, "from", "The loader time the loop's first frame shows (default: once every element has started; 0 for a page load).",
+                  numberSchema(min: 0, max: TimeValue.maximum))
         }
         for spec in loader.parameters {
             query(&w, spec.name, parameterText(spec), schema(spec))
@@ -194,9 +212,9 @@ extension OpenAPI {
         w.key("responses")
         w.beginObject()
         w.key("200")
-        w.rawValue(Array(#"{"description":"The picture.","content":{"image/svg+xml":{"schema":{"type":"string"}}}}"#.utf8))
+        w.rawValue(Array(#"{"description":"The picture.","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
         for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
-                             ("406", "The Accept header excludes image/svg+xml.")] {
+                             ("406", "The Accept header excludes \(contentType).")] {
             response(&w, code, text, code == "304" ? nil : ref("Error"))
         }
         transportLimits(&w)

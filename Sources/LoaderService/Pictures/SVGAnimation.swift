@@ -14,9 +14,18 @@ public struct SVGAnimation: Sendable {
     public private(set) var maxRadiusError = 0.0
     public private(set) var keyframeCount = 0
     public private(set) var svg: [UInt8] = []
+    /// Every element that shows during the loop, in first-seen order: how
+    /// it is first drawn, and its keyframes (loop time, values); other
+    /// exports (Lottie) are written from these.
+    private(set) var tracks: [Track] = []
 
-    static let positionTolerance = 0.05   // points
-    static let valueTolerance = 0.005     // opacity, and radius in points ×0.1
+    struct Track {
+        let element: Element
+        let keys: [(s: Double, v: Sample)]
+    }
+
+    static let positionTolerance = 0.02   // points
+    static let valueTolerance = 0.002     // opacity, scale, turn (radians), trim
     static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
     /// Keyframes for the whole animation; past it, intervals stay on the
     /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
@@ -25,12 +34,14 @@ public struct SVGAnimation: Sendable {
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
     /// (web, or anything without a period).
-    public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], verify: Bool = false) throws -> SVGAnimation {
+    /// `from`, when given, is where the loop starts instead.
+    public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], from: Double? = nil,
+                            verify: Bool = false) throws -> SVGAnimation {
         let plain = try definition.configure(parameters)
         if !definition.events.contains(where: { $0.name == "finish" }) {
             // From when every element has started, one period (a minute
             // without one; init caps longer loops).
-            return SVGAnimation(loader: plain, start: definition.settleTime(plain.parameters),
+            return SVGAnimation(loader: plain, start: from ?? definition.settleTime(plain.parameters),
                                 duration: plain.period ?? Self.maxDuration, verify: verify)
         }
         // A page load: resources at a steady pace, then finish; loop once it is done.
@@ -41,7 +52,7 @@ public struct SVGAnimation: Sendable {
         let loader = try definition.configure(events)
         var end = finish
         while !loader.frame(at: end).done && end < finish + 60 { end += 0.05 }
-        return SVGAnimation(loader: loader, start: 0, duration: ((end + 0.4) * 1000).rounded() / 1000, verify: verify)
+        return SVGAnimation(loader: loader, start: from ?? 0, duration: ((end + 0.4) * 1000).rounded() / 1000, verify: verify)
     }
 
     /// The longest loop, in seconds: a longer period or page load loops its
@@ -58,7 +69,7 @@ public struct SVGAnimation: Sendable {
     /// Values of one element: centre, radius (circles), opacity, and a
     /// rect's or ring's turn, scale and own animatable values; absent as
     /// opacity 0.
-    private struct Sample {
+    struct Sample {
         var x, y, r, opacity: Double
         var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
         var width = 0.0, height = 0.0
@@ -95,7 +106,7 @@ public struct SVGAnimation: Sendable {
         return frame
     }
 
-    private static func sample(_ e: Element?) -> Sample? {
+    static func sample(_ e: Element?) -> Sample? {
         guard let e else { return nil }
         if e.shape == .circle { return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true) }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
@@ -130,6 +141,7 @@ public struct SVGAnimation: Sendable {
             let keys = keyframes(id, grid: grid)
             keyframeCount += keys.count
             body += shapes[id]!.shape == .circle ? element(id, color: colors[id]!, keys) : shape(shapes[id]!, keys)
+            tracks.append(Track(element: shapes[id]!, keys: keys))
             if verify { all.append(keys) }
         }
         if verify { self.verify(ids, all) }

@@ -1,0 +1,231 @@
+import LoaderEngine
+
+/// A loader's loop as a Lottie document (Lottie specification 1.0,
+/// `"ver": 10000`): each element is a shape layer whose transform, opacity
+/// and own values follow the same adaptive keyframes as `animation.svg`, with
+/// linear tangents; frame `f` shows the engine's frame at
+/// `start + f / frameRate`. Integers are written as integers (rlottie draws
+/// nothing for `"w": 80.0`).
+enum Lottie {
+    static let frameRate = 60.0
+
+    static func document(_ loop: SVGAnimation) -> [UInt8] {
+        let width = loop.loader.width.rounded(.up), height = loop.loader.height.rounded(.up)
+        var w = JSONWriter(capacity: 4096 + loop.keyframeCount * 64)
+        let frames = loop.duration * frameRate
+        w.beginObject()
+        w.field("v", "5.12.0")
+        w.field("ver", 10000)
+        w.field("nm", loop.loader.name)
+        w.field("fr", frameRate)
+        w.field("ip", 0)
+        w.field("op", frames)
+        // The loader's canvas in whole points (rounded up).
+        w.field("w", Int(width))
+        w.field("h", Int(height))
+        w.field("ddd", 0)
+        w.key("assets")
+        w.beginArray()
+        w.endArray()
+        w.key("layers")
+        w.beginArray()
+        // Lottie draws its first layer on top: the last drawn element first.
+        for (index, track) in loop.tracks.enumerated().reversed() {
+            layer(track, index: index + 1, frames: frames, &w)
+        }
+        if let background = loop.loader.definition.background {
+            backgroundLayer(background, index: loop.tracks.count + 1, width: width, height: height, frames: frames, &w)
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A property: its value, or keyframes when it changes.
+    static func property(_ w: inout JSONWriter, _ key: String, _ keys: [(s: Double, v: SVGAnimation.Sample)],
+                         _ value: (SVGAnimation.Sample) -> [Double], scalar: Bool = false) {
+        w.key(key)
+        w.beginObject()
+        let first = value(keys[0].v)
+        let changes = keys.contains { value($0.v) != first }
+        w.field("a", changes ? 1 : 0)
+        w.key("k")
+        if !changes {
+            numbers(&w, first, scalar: scalar)
+        } else {
+            w.beginArray()
+            for (i, key) in keys.enumerated() {
+                w.beginObject()
+                w.field("t", key.s * frameRate)
+                w.key("s")
+                numbers(&w, value(key.v), scalar: false)
+                if i + 1 < keys.count {
+                    // Linear: straight tangents.
+                    w.key("o")
+                    w.rawValue(Array(#"{"x":[0],"y":[0]}"#.utf8))
+                    w.key("i")
+                    w.rawValue(Array(#"{"x":[1],"y":[1]}"#.utf8))
+                }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.endObject()
+    }
+
+    static func numbers(_ w: inout JSONWriter, _ values: [Double], scalar: Bool) {
+        if scalar && values.count == 1 { w.value(values[0]); return }
+        w.beginArray()
+        for v in values { w.value(v) }
+        w.endArray()
+    }
+
+    static func layer(_ track: SVGAnimation.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
+        let e = track.element, keys = track.keys
+        w.beginObject()
+        w.field("ty", 4)
+        w.field("nm", e.id.description)
+        w.field("ind", index)
+        w.field("ip", 0)
+        w.field("op", frames)
+        w.field("st", 0)
+        w.field("sr", 1)
+        w.field("ao", 0)
+        w.field("bm", 0)
+        w.field("ddd", 0)
+        w.key("ks")
+        w.beginObject()
+        w.key("a")
+        w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
+        property(&w, "p", keys) { [$0.x, $0.y] }
+        // A circle is sampled by its drawn radius; the others by scale.
+        let diameter = e.diameter
+        property(&w, "s", keys) { s in
+            let k = e.shape == .circle ? (diameter > 0 ? 2 * s.r / diameter : 0) : s.scale
+            return [k * 100, k * 100]
+        }
+        property(&w, "r", keys, { [$0.rotation * 180 / .pi] }, scalar: true)
+        property(&w, "o", keys, { [$0.present ? $0.opacity * 100 : 0] }, scalar: true)
+        w.endObject()
+        w.key("shapes")
+        w.beginArray()
+        w.beginObject()
+        w.field("ty", "gr")
+        w.field("nm", e.shape.rawValue)
+        w.key("it")
+        w.beginArray()
+        let color = [Double(e.color.red) / 255, Double(e.color.green) / 255, Double(e.color.blue) / 255, 1]
+        switch e.shape {
+        case .circle:
+            ellipse(&w, diameter: diameter)
+            fill(&w, color)
+        case .rect:
+            w.beginObject()
+            w.field("ty", "rc")
+            w.key("p")
+            w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
+            property(&w, "s", keys) { [$0.width, $0.height] }
+            property(&w, "r", keys, { [min($0.cornerRadius, $0.width / 2, $0.height / 2)] }, scalar: true)
+            w.endObject()
+            fill(&w, color)
+        case .ring:
+            ellipse(&w, diameter: diameter)
+            w.beginObject()
+            w.field("ty", "tm")
+            property(&w, "s", keys, { [$0.strokeStart * 100] }, scalar: true)
+            // An empty trim draws the whole path in rlottie; a round cap's
+            // dot needs a length, so an empty stroke keeps 1e-3 of one.
+            property(&w, "e", keys, { [max($0.strokeEnd, $0.strokeStart + 1e-3) * 100] }, scalar: true)
+            w.key("o")
+            w.rawValue(Array(#"{"a":0,"k":0}"#.utf8))
+            w.field("m", 1)
+            w.endObject()
+            w.beginObject()
+            w.field("ty", "st")
+            w.key("c")
+            w.rawValue(constant(color))
+            w.key("o")
+            w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
+            property(&w, "w", keys, { [$0.lineWidth] }, scalar: true)
+            w.field("lc", e.lineCap == .round ? 2 : 1)
+            w.field("lj", 1)
+            w.endObject()
+        }
+        w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        w.endArray()
+        w.endObject()
+        w.endArray()
+        w.endObject()
+    }
+
+    /// An ellipse path starts at 12 o'clock and runs clockwise, as a ring's
+    /// stroke does.
+    static func ellipse(_ w: inout JSONWriter, diameter: Double) {
+        w.beginObject()
+        w.field("ty", "el")
+        w.key("p")
+        w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
+        w.key("s")
+        w.rawValue(constant([diameter, diameter]))
+        w.endObject()
+    }
+
+    static func fill(_ w: inout JSONWriter, _ color: [Double]) {
+        w.beginObject()
+        w.field("ty", "fl")
+        w.key("c")
+        w.rawValue(constant(color))
+        w.key("o")
+        w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
+        w.field("r", 1)
+        w.endObject()
+    }
+
+    static func constant(_ values: [Double]) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("a", 0)
+        w.key("k")
+        numbers(&w, values, scalar: false)
+        w.endObject()
+        return w.bytes
+    }
+
+    static func backgroundLayer(_ color: RGBColor, index: Int, width: Double, height: Double, frames: Double, _ w: inout JSONWriter) {
+        let c = [Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, 1]
+        w.beginObject()
+        w.field("ty", 4)
+        w.field("nm", "background")
+        w.field("ind", index)
+        w.field("ip", 0)
+        w.field("op", frames)
+        w.field("st", 0)
+        w.field("sr", 1)
+        w.field("ao", 0)
+        w.field("bm", 0)
+        w.field("ddd", 0)
+        w.key("ks")
+        w.rawValue(Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        w.key("shapes")
+        w.beginArray()
+        w.beginObject()
+        w.field("ty", "gr")
+        w.key("it")
+        w.beginArray()
+        w.beginObject()
+        w.field("ty", "rc")
+        w.key("p")
+        w.rawValue(constant([width / 2, height / 2]))
+        w.key("s")
+        w.rawValue(constant([width, height]))
+        w.key("r")
+        w.rawValue(Array(#"{"a":0,"k":0}"#.utf8))
+        w.endObject()
+        fill(&w, c)
+        w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        w.endArray()
+        w.endObject()
+        w.endArray()
+        w.endObject()
+    }
+}
