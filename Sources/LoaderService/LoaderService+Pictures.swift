@@ -24,10 +24,34 @@ extension LoaderService {
         case svg
         /// `animation.json`: a Lottie document.
         case lottie
+        /// `animation.css`: keyframes and rules.
+        case css
+        /// `animation.html`: the CSS and its markup, to paste into a page.
+        case html
 
-        var contentType: String { self == .svg ? "image/svg+xml" : "application/json" }
+        var contentType: String {
+            switch self {
+            case .svg: return "image/svg+xml"
+            case .lottie: return "application/json"
+            case .css: return "text/css; charset=utf-8"
+            case .html: return "text/html; charset=utf-8"
+            }
+        }
 
-        func body(_ loop: SVGAnimation) -> [UInt8] { self == .svg ? loop.svg : Lottie.document(loop) }
+        /// Query names this export takes besides the loader's and `from`.
+        var ownQueryNames: Set<String> { self == .html ? ["label"] : [] }
+
+        func body(_ definition: LoaderDefinition, _ items: [(name: String, value: String)], from: Double?, label: String?) throws -> [UInt8] {
+            let loop = try SVGAnimation.loop(for: definition, parameters: items, from: from)
+            switch self {
+            case .svg: return loop.svg
+            case .lottie: return Lottie.document(loop)
+            case .css, .html:
+                let reduced = try SVGAnimation.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
+                let export = CSSExport(name: definition.name, normal: loop, reduced: reduced)
+                return Array((self == .css ? export.css() : export.html(label: label ?? "Loading")).utf8)
+            }
+        }
     }
 
     /// `GET /loaders/{name}/animation.svg` and `animation.json`: one loop of
@@ -35,7 +59,12 @@ extension LoaderService {
     /// an animated SVG or a Lottie document. Built off the event loop,
     /// cached by query.
     func animation(_ definition: LoaderDefinition, _ request: HTTPRequest, _ export: Export) throws -> HTTPResponse {
-        var from: Double?
+        var from: Double?, label: String?
+        for item in request.query where export.ownQueryNames.contains(item.name) {
+            guard label == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
+            guard (1...200).contains(item.value.unicodeScalars.count) else { throw ServiceError.invalid("label must be 1 to 200 characters of text") }
+            label = item.value
+        }
         for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
             if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) { continue }
             if item.name == "from" && from == nil {
@@ -45,7 +74,7 @@ extension LoaderService {
             throw ServiceError.invalid(item.name == "from" ? "from is given more than once"
                                        : "\(item.name) does not apply to an animation; it takes the loader's parameters and from")
         }
-        let items = request.query.filter { $0.name != "from" }
+        let items = request.query.filter { $0.name != "from" && !export.ownQueryNames.contains($0.name) }
         let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
             return try picture(cached, request, cacheControl: "public, max-age=86400", contentType: export.contentType)
@@ -57,13 +86,12 @@ extension LoaderService {
             throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.contentType); the Accept header excludes it")
         }
         let ifNoneMatch = request.headers["if-none-match"]
-        return .deferred { [self, from] promise in
+        return .deferred { [self, from, label] promise in
             DispatchQueue.global().async { [self] in
-                guard let loop = try? SVGAnimation.loop(for: definition, parameters: items, from: from) else {
+                guard let body = try? export.body(definition, items, from: from, label: label) else {
                     promise.succeed(ServiceError.invalid("the animation's parameters are not valid").response)
                     return
                 }
-                let body = export.body(loop)
                 animations.withLock { $0[key] = body }
                 promise.succeed(LoaderService.cacheable(body, contentType: export.contentType, cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
             }

@@ -125,3 +125,25 @@ extension PictureTests {
         #expect(plain["op"] == .number(360) && fast["op"] == .number(180))
     }
 }
+
+extension PictureTests {
+    @Test func cssExport() throws {
+        let app = TestApp()
+        let css = try get(app, "/loaders/typing/animation.css")
+        #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
+        #expect(css.text.contains("--ld-color: #FFFFFF; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
+        #expect(css.text.contains("animation-duration: calc(6000ms / var(--ld-speed))"))
+        let html = try get(app, "/loaders/typing/animation.html?label=Sending%20%3Cmessage%3E")
+        #expect(html.status == 200 && html.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(html.text.contains(#"<div class="ld-typing" role="status" aria-label="Sending &lt;message&gt;">"#))
+        #expect(html.text.contains(#"<div class="ld-typing-0" data-element="dot0"></div>"#))
+        // Parameters change the export as they change the frames.
+        #expect(try get(app, "/loaders/typing/animation.css?color=%23FF0000").text.contains("--ld-color: #FF0000;"))
+        #expect(try get(app, "/loaders/typing/animation.css?speed=2").text.contains("calc(3000ms / var(--ld-speed))"))
+        #expect(try get(app, "/loaders/typing/animation.css?scale=2").text.contains("width: 140px; height: 40px;"))
+        #expect(try get(app, "/loaders/typing/animation.html?label=").status == 400)
+        #expect(try get(app, "/loaders/typing/animation.css?label=x").status == 400)
+        let etag = try #require(css.headers["etag"])
+        #expect(try get(app, "/loaders/typing/animation.css", ["If-None-Match": etag]).status == 304)
+    }
+}

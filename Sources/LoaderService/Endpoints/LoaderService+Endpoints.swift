@@ -21,6 +21,12 @@ extension LoaderService {
         Endpoint(.GET, "/loaders/{name}/animation.json", document: OpenAPI.getAnimationLottie) { s, r in
             try s.animation(s.definition(r[parameter: "name"]), r.http, .lottie)
         },
+        Endpoint(.GET, "/loaders/{name}/animation.css", document: OpenAPI.getAnimationCSS) { s, r in
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .css)
+        },
+        Endpoint(.GET, "/loaders/{name}/animation.html", document: OpenAPI.getAnimationHTML) { s, r in
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .html)
+        },
         Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http) },
         Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },

@@ -181,6 +181,24 @@ extension OpenAPI {
         }
     }
 
+    /// `/loaders/<loader>/animation.css`, one path per loader.
+    static func getAnimationCSS(_ c: Context) -> [Operation] {
+        c.catalog.loaders.map { loader in
+            picture(loader, "animation.css", id: "get\(typeName(loader))AnimationCSS", takesTime: false,
+                    summary: "CSS for \(loader.name): @keyframes per element and their rules, from the engine: \(loopText(loader)); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's.",
+                    contentType: "text/css; charset=utf-8")
+        }
+    }
+
+    /// `/loaders/<loader>/animation.html`, one path per loader.
+    static func getAnimationHTML(_ c: Context) -> [Operation] {
+        c.catalog.loaders.map { loader in
+            picture(loader, "animation.html", id: "get\(typeName(loader))AnimationHTML", takesTime: false,
+                    summary: "A self-contained HTML snippet for \(loader.name): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\".",
+                    contentType: "text/html; charset=utf-8", label: true)
+        }
+    }
+
     static func loopText(_ loader: LoaderDefinition) -> String {
         (loader.events.contains { $0.name == "finish" } ? "a sample page load" : "one period, from when every element has started")
             + " (or from `from`), at most a minute"
@@ -189,7 +207,7 @@ extension OpenAPI {
     /// A picture of one loader: its parameters, and with `takesTime` a
     /// moment `t` and the loader's events.
     static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String,
-                        contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#) -> Operation {
+                        contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#, label: Bool = false) -> Operation {
         var w = JSONWriter(capacity: 2048)
         beginOperation(&w, id: id, summary: summary)
         w.key("parameters")
@@ -199,6 +217,9 @@ extension OpenAPI {
         } else {
             query(&w, "from", "The loader time the loop's first frame shows (default: once every element has started; 0 for a page load).",
                   numberSchema(min: 0, max: TimeValue.maximum))
+        }
+        if label {
+            query(&w, "label", "The container's aria-label (default Loading), 1 to 200 characters.", #"{"type":"string","minLength":1,"maxLength":200}"#)
         }
         for spec in loader.parameters {
             query(&w, spec.name, parameterText(spec), schema(spec))

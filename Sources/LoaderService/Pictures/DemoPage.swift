@@ -54,6 +54,12 @@ enum DemoPage {
   textarea { width: 100%; min-height: 420px; font: 12px/1.4 ui-monospace, Menlo, monospace; border-radius: 10px; padding: 12px; background: var(--card); color: var(--fg); border: 1px solid rgba(128,128,128,.3); }
   textarea.bad { border-color: #ff453a; }
   .error { color: #ff453a; font: 12px ui-monospace, Menlo, monospace; white-space: pre-wrap; }
+  details.use { margin-top: 10px; font-size: 13px; }
+  details.use summary { cursor: pointer; color: var(--accent); }
+  details.use .way { margin: 8px 0; }
+  details.use pre, details.use textarea { display: block; width: 100%; margin: 4px 0; padding: 8px; border-radius: 8px; background: var(--bg); color: var(--fg); font: 11px/1.4 ui-monospace, Menlo, monospace; white-space: pre-wrap; word-break: break-all; border: 0; }
+  details.use textarea { min-height: 90px; }
+  details.use button { padding: 3px 8px; font-size: 12px; }
 </style>
 </head>
 <body>
@@ -136,9 +142,45 @@ function addCard(l) {
     controls.append(buttons);
     state.buttons = buttons;
   }
+  card.append(usePanel(l));
   document.getElementById("cards").append(card);
   cards.set(l.name, state);
   return state;
+}
+
+// "Use it": the ways to put this loader in a page or an app, ready to copy.
+function usePanel(l) {
+  const url = (file) => `${location.origin}/loaders/${l.name}/${file}`;
+  const panel = document.createElement("details");
+  panel.className = "use";
+  panel.innerHTML = `<summary>Use it</summary>`;
+  const way = (title, text, links = "") => {
+    const div = document.createElement("div");
+    div.className = "way";
+    div.innerHTML = `<strong></strong> ${links} <button type="button">Copy</button>`;
+    div.querySelector("strong").textContent = title;
+    const box = document.createElement(text === null ? "textarea" : "pre");
+    if (text !== null) box.textContent = text; else { box.readOnly = true; box.value = "…"; }
+    div.append(box);
+    div.querySelector("button").addEventListener("click", () => navigator.clipboard.writeText(box.value ?? box.textContent));
+    panel.append(div);
+    return box;
+  };
+  way("An image (animated SVG, no JavaScript)", `<img src="${url("animation.svg")}" alt="Loading">`);
+  const css = way("CSS and HTML (no JavaScript; honours prefers-reduced-motion)", null,
+                  `<a href="${url("animation.html")}">animation.html</a> · <a href="${url("animation.css")}">animation.css</a>`);
+  way("Lottie (lottie-web; the same file plays in lottie-ios, lottie-android)",
+      `import lottie from "lottie-web";\n\nlottie.loadAnimation({ container: document.getElementById("loader"), renderer: "svg",\n  loop: true, autoplay: true, path: "${url("animation.json")}" });`,
+      `<a href="${url("animation.json")}">animation.json</a>`);
+  way("Live frames (EventSource)",
+      `const source = new EventSource("${url("frames")}?stream=sse&fps=30");\nsource.addEventListener("frame", (e) => {\n  const frame = JSON.parse(e.data);  // { t, width, height, elements: [{ id, shape, x, y, … }] }\n  draw(frame);\n});`);
+  panel.addEventListener("toggle", async () => {
+    if (!panel.open || css.dataset.loaded) return;
+    css.dataset.loaded = "1";
+    const r = await fetch(url("animation.html"));
+    css.value = r.ok ? await r.text() : "could not load: " + r.status;
+  });
+  return panel;
 }
 
 function streamURL(s) {

@@ -1,0 +1,119 @@
+import LoaderEngine
+
+/// A loader's loop as CSS: one absolutely placed node per element, each with
+/// its own `@keyframes` on the same adaptive keyframes as `animation.svg`
+/// (linear between them), and a `prefers-reduced-motion` block with the
+/// `motion=reduced` loop. The container's top-left is the canvas origin, in
+/// CSS pixels; `--ld-color`, `--ld-speed` and `--ld-scale` on it are the
+/// loader's colour, a speed factor and a size factor a page can override.
+///
+/// Each node is the drawn shape itself: a circle is never turned (its box
+/// stays tight); a rect is turned and scaled by its transform; a ring is a
+/// square of its outer size whose arc is a conic gradient masked to a
+/// band, so turning and trimming move the gradient, not the box.
+struct CSSExport {
+    let name: String
+    let normal: SVGAnimation
+    let reduced: SVGAnimation
+
+    var prefix: String { "ld-" + name }
+
+    /// Every element of either loop, in first-seen order (normal first).
+    var elements: [Element] {
+        var seen = Set<ElementID>(), list: [Element] = []
+        for track in normal.tracks + reduced.tracks where seen.insert(track.element.id).inserted { list.append(track.element) }
+        return list
+    }
+
+    func css() -> String {
+        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        let loader = normal.loader
+        let color = loader.parameters.color("color")
+        var out = """
+        /* \(name): one loop of \(SVG.n(normal.duration)) s (reduced motion: \(SVG.n(reduced.duration)) s), from loaderd. */
+        @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
+        @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
+        @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
+        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: \(f(loader.width))px; height: \(f(loader.height))px; transform: scale(var(--ld-scale)); transform-origin: 0 0;\(loader.definition.background.map { " background: \($0);" } ?? "") }
+        .\(prefix) > [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; animation-duration: calc(\(f(normal.duration * 1000))ms / var(--ld-speed)); }
+
+        """
+        let all = elements
+        for (i, e) in all.enumerated() {
+            let paint = e.color == color ? "var(--ld-color)" : e.color.description
+            switch e.shape {
+            case .circle:
+                out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); animation-name: \(prefix)-\(i); }\n"
+            case .rect:
+                out += ".\(prefix)-\(i) { background: \(paint); animation-name: \(prefix)-\(i); }\n"
+            case .ring:
+                let band = "radial-gradient(farthest-side, transparent calc(100% - var(--ld-lw)), #000 calc(100% - var(--ld-lw)))"
+                out += ".\(prefix)-\(i) { border-radius: 50%; background: conic-gradient(from var(--ld-a0), \(paint) 0deg calc(var(--ld-a1) - var(--ld-a0)), transparent 0deg); -webkit-mask: \(band); mask: \(band); animation-name: \(prefix)-\(i); }\n"
+            }
+            out += keyframes("\(prefix)-\(i)", e, normal.tracks.first { $0.element.id == e.id }, duration: normal.duration)
+        }
+        out += "@media (prefers-reduced-motion: reduce) {\n"
+        for (i, e) in all.enumerated() {
+            // As specific as the rule that sets the normal duration, and later.
+            out += "  .\(prefix) > .\(prefix)-\(i) { animation-name: \(prefix)-\(i)-r; animation-duration: calc(\(f(reduced.duration * 1000))ms / var(--ld-speed)); }\n"
+            out += keyframes("\(prefix)-\(i)-r", e, reduced.tracks.first { $0.element.id == e.id }, duration: reduced.duration)
+        }
+        return out + "}\n"
+    }
+
+    /// The element's keyframes; one that the loop never shows stays hidden.
+    func keyframes(_ name: String, _ e: Element, _ track: SVGAnimation.Track?, duration: Double) -> String {
+        guard let track else { return "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n" }
+        var out = "@keyframes \(name) {"
+        for key in track.keys {
+            out += " " + SVG.fixed(key.s / duration * 100, decimals: 5) + "% { " + declarations(e, key.v) + "}"
+        }
+        return out + " }\n"
+    }
+
+    /// The CSS of one element at one keyframe: its box placed so that its
+    /// centre is the element's x, y.
+    func declarations(_ e: Element, _ s: SVGAnimation.Sample) -> String {
+        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        let opacity = "opacity: \(f(s.present ? s.opacity : 0)); "
+        switch e.shape {
+        case .circle:
+            let k = e.diameter > 0 ? 2 * s.r / e.diameter : 0
+            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) scale(\(f(k))); " + opacity
+        case .rect:
+            return "width: \(f(s.width))px; height: \(f(s.height))px; border-radius: \(f(s.cornerRadius))px; "
+                + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(f(s.rotation * 180 / .pi))deg) scale(\(f(s.scale))); " + opacity
+        case .ring:
+            let size = e.diameter + s.lineWidth
+            let degrees = s.rotation * 180 / .pi
+            return "width: \(f(size))px; height: \(f(size))px; --ld-lw: \(f(s.lineWidth))px; "
+                + "--ld-a0: \(f(degrees + s.strokeStart * 360))deg; --ld-a1: \(f(degrees + max(s.strokeEnd, s.strokeStart) * 360))deg; "
+                + "transform: translate(\(f(s.x - size / 2))px, \(f(s.y - size / 2))px) scale(\(f(s.scale))); " + opacity
+        }
+    }
+
+    /// A snippet to paste into a page: the style and the markup, one
+    /// container with `role="status"` and a label.
+    func html(label: String) -> String {
+        var out = "<style>\n" + css() + "</style>\n"
+        out += "<div class=\"\(prefix)\" role=\"status\" aria-label=\"\(escaped(label))\">"
+        for (i, e) in elements.enumerated() {
+            out += "<div class=\"\(prefix)-\(i)\" data-element=\"\(e.id)\"></div>"
+        }
+        return out + "</div>\n"
+    }
+
+    func escaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

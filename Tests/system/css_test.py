@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The CSS export in headless Chromium (run by .ci/run): for every loader
+(and one defined in --loaders-dir), animation.html?from=0 is loaded in a
+page that pauses every animation at 30 moments of the loop (Web Animations
+API, currentTime = t × 1000 ms) and measures each [data-element]: the centre
+of its bounding box within 0.1 px of the engine's x, y; its opacity
+(multiplied through its ancestors) within 0.01; its box within 0.1 px of the
+expected size (a circle: diameter × scale; a rect: the box of the turned
+rectangle × scale; a ring: (diameter + lineWidth) × scale). The same with
+prefers-reduced-motion forced, against motion=reduced. Near a jump either
+side is right: a sample also passes against the frames 0.2 ms before or after.
+
+    Tests/system/css_test.py path/to/loaderd output-dir
+"""
+import json, math, os, subprocess, sys, tempfile, time, urllib.request
+
+from loaderd_process import free_port
+from browser_test import chromium
+
+TIMES = 30
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<div style="position:absolute;left:13px;top:17px">%s</div>
+<pre id="out"></pre>
+<script>
+const times = %s;
+const container = document.querySelector('[role=status]');
+getComputedStyle(container).width;
+const animations = document.getAnimations();
+const rows = [];
+for (const ms of times) {
+  for (const a of animations) { a.pause(); a.currentTime = ms; }
+  const c = container.getBoundingClientRect();
+  const row = {};
+  for (const el of container.querySelectorAll('[data-element]')) {
+    const r = el.getBoundingClientRect();
+    let opacity = 1;
+    for (let n = el; n && n !== document.body; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+    row[el.dataset.element] = [r.left + r.width / 2 - c.left, r.top + r.height / 2 - c.top, r.width, r.height, opacity];
+  }
+  rows.push(row);
+}
+document.getElementById('out').textContent = JSON.stringify({ animations: animations.length, rows });
+</script></body></html>"""
+
+
+def get(base, path):
+    with urllib.request.urlopen(base + path, timeout=30) as r:
+        return r.read()
+
+
+def expected(e):
+    s = e["scale"]
+    if e["shape"] == "circle":
+        return e["x"], e["y"], e["diameter"] * s, e["diameter"] * s
+    if e["shape"] == "ring":
+        d = (e["diameter"] + e["lineWidth"]) * s
+        return e["x"], e["y"], d, d
+    r = e.get("rotation", 0)
+    c, n = abs(math.cos(r)), abs(math.sin(r))
+    return e["x"], e["y"], (e["width"] * c + e["height"] * n) * s, (e["width"] * n + e["height"] * c) * s
+
+
+def matches(measured, frame):
+    """Whether every element of the page matches this engine frame."""
+    by_id = {e["id"]: e for e in frame["elements"]}
+    worst = 0.0
+    for id, (x, y, w, h, opacity) in measured.items():
+        e = by_id.get(id)
+        if e is None:
+            if opacity > 0.01: return False, f"{id} shows (opacity {opacity:.3f}) but is not in the frame"
+            continue
+        ex, ey, ew, eh = expected(e)
+        off = max(abs(x - ex), abs(y - ey), abs(w - ew), abs(h - eh))
+        if off > 0.1: return False, f"{id}: box centre ({x:.3f}, {y:.3f}) size {w:.3f}×{h:.3f}, engine ({ex:.3f}, {ey:.3f}) {ew:.3f}×{eh:.3f}"
+        if abs(opacity - e["opacity"]) > 0.01: return False, f"{id}: opacity {opacity:.4f}, engine {e['opacity']:.4f}"
+        worst = max(worst, off)
+    return True, worst
+
+
+def main():
+    binary, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    port = free_port()
+    loaders_dir = tempfile.mkdtemp()
+    with open(os.path.join(loaders_dir, "defined.json"), "w") as f:
+        json.dump({"format": 1, "name": "defined", "summary": "A test loader: a ring that turns and trims, a bar that turns and fades.",
+                   "canvas": {"width": 40, "height": 40}, "color": "#40C0FF",
+                   "layers": [
+                       {"type": "ring", "id": "arc", "position": [20, 20], "diameter": 28, "lineWidth": 4,
+                        "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 1, "repeatCount": "infinity"},
+                                       {"type": "keyframe", "keyPath": "strokeEnd", "values": [0.2, 0.8, 0.2], "duration": 2, "repeatCount": "infinity"}]},
+                       {"type": "rect", "id": "bar", "position": [20, 20], "bounds": [4, 14], "cornerRadius": 2,
+                        "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 3.141592653589793, "duration": 2, "repeatCount": "infinity"},
+                                       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "duration": 0.8, "repeatCount": "infinity"}]}]}, f)
+    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--loaders-dir", loaders_dir])
+    base = f"http://127.0.0.1:{port}"
+    failures = []
+    try:
+        for _ in range(200):
+            try:
+                get(base, "/readyz"); break
+            except OSError:
+                time.sleep(0.05)
+        for entry in json.loads(get(base, "/loaders"))["loaders"]:
+            name = entry["name"]
+            events = "&progress=0.3,0.9,1.4,1.8&finish=2.2" if name == "web" else ""
+            snippet = get(base, f"/loaders/{name}/animation.html?from=0").decode()
+            durations = [float(x) for x in snippet.split("one loop of ")[1].split(" s (reduced motion: ")[0:1]]
+            reduced_duration = float(snippet.split("(reduced motion: ")[1].split(" s)")[0])
+            for motion, duration in (("normal", durations[0]), ("reduced", reduced_duration)):
+                times = [k * duration / TIMES for k in range(TIMES)]
+                page = os.path.join(out, f"{name}-{motion}.html")
+                with open(page, "w") as f:
+                    f.write(PAGE % (snippet, json.dumps([t * 1000 for t in times])))
+                flags = ["--force-prefers-reduced-motion"] if motion == "reduced" else []
+                dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                      "--user-data-dir=" + os.path.join(out, "profile"), *flags,
+                                      "--virtual-time-budget=2000", "--dump-dom", "file://" + page],
+                                     capture_output=True, text=True, timeout=120).stdout
+                try:
+                    result = json.loads(dom.split('<pre id="out">')[1].split("</pre>")[0].replace("&quot;", '"'))
+                except (IndexError, ValueError):
+                    failures.append(f"{name} ({motion}): the page did not report"); continue
+                worst, problem = 0.0, None
+                for t, measured in zip(times, result["rows"]):
+                    ok = False
+                    for dt in (0, -0.0002, 0.0002):
+                        frame = json.loads(get(base, f"/loaders/{name}/frames?t={max(t + dt, 0)!r}&motion={motion}{events}"))
+                        ok, detail = matches(measured, frame)
+                        if ok:
+                            worst = max(worst, detail); break
+                    if not ok:
+                        problem = f"t={t:.4f}: {detail}"; break
+                if name == "typing" and motion == "normal":
+                    # The check sees a wrong moment: the page at t against the engine 0.25 s later.
+                    late = json.loads(get(base, f"/loaders/typing/frames?t={times[3] + 0.25!r}"))
+                    seen = not matches(result["rows"][3], late)[0]
+                    print(f"css: a moment 0.25 s off is seen: {seen}")
+                    if not seen: failures.append("the check does not see a moment 0.25 s off")
+                print(f"css: {name} ({motion}): {len(result['rows'])} moments, {result['animations']} animations, worst box/centre difference {worst:.4f} px"
+                      + (f" — {problem}" if problem else ""))
+                if problem: failures.append(f"{name} ({motion}) {problem}")
+    finally:
+        server.terminate()
+        server.wait()
+    if failures:
+        print("FAILED: " + "; ".join(failures[:5]))
+        sys.exit(1)
+    print("css: 1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
