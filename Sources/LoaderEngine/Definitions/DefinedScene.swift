@@ -178,6 +178,47 @@ struct DefinedScene: LoaderScene {
         .opacity, from: 1, to: 0.4,
         timing: MediaTiming(duration: 1, repeatCount: .infinity, autoreverses: true), timingFunction: .easeInEaseOut)
 
+    /// A copy made by a replicator whose instance transform is a translation
+    /// (no turn or scale, no alpha offset) and whose own transform does not
+    /// animate is its first copy, later and moved; copies made by any other
+    /// replicator are elements of their own.
+    func copies() -> [CopyRelation?] {
+        var relations: [CopyRelation?] = []
+        var firsts: [String: Int] = [:]
+        func walk(_ node: SceneNode, _ identity: String, delay: Double, offset: Point, linear: Similarity) {
+            switch node.kind {
+            case .shape:
+                if let base = firsts[identity] {
+                    relations.append(CopyRelation(base: base, delay: pulse == nil ? delay : 0, offset: offset))
+                } else {
+                    firsts[identity] = relations.count
+                    relations.append(nil)
+                }
+            case let .replicator(center, copies, sublayers):
+                let own = Similarity(center: center, scale: node.model.scale, rotation: node.model.rotation, position: node.model.position)
+                var turn = linear.after(own)
+                turn.tx = 0
+                turn.ty = 0
+                for (k, copy) in copies.enumerated() {
+                    let moves = node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
+                    let shift = turn.apply(Point(x: copy.transform.tx, y: copy.transform.ty))
+                    for (i, sublayer) in sublayers.enumerated() {
+                        if moves {
+                            walk(sublayer, identity + "/\(i)", delay: delay + copy.delay,
+                                 offset: Point(x: offset.x + shift.x, y: offset.y + shift.y), linear: turn)
+                        } else {
+                            walk(sublayer, identity + "/\(k).\(i)", delay: delay, offset: offset, linear: turn.after(copy.transform))
+                        }
+                    }
+                }
+            }
+        }
+        for (i, layer) in layers.enumerated() {
+            walk(layer, "\(i)", delay: 0, offset: Point(x: 0, y: 0), linear: .identity)
+        }
+        return relations
+    }
+
     func render(at t: Double, into elements: inout [Element]) -> Bool {
         var opacity = 1.0
         if let pulse {

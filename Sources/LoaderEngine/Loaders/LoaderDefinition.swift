@@ -65,6 +65,28 @@ public struct LoaderEvents: Sendable, Equatable {
 public protocol LoaderScene: Sendable {
     /// Appends the elements shown at `t` (not yet stopped); returns `done`.
     func render(at t: Double, into elements: inout [Element]) -> Bool
+    /// Per element, in drawing order: when it is a copy of an earlier
+    /// element moved by a constant offset and running later (a replicator's
+    /// copies with a translation), which one. Empty: none known.
+    func copies() -> [CopyRelation?]
+}
+
+extension LoaderScene {
+    public func copies() -> [CopyRelation?] { [] }
+}
+
+/// Element `base`'s values, `delay` seconds later, moved by `offset`: what a
+/// replicator draws for a copy whose instance transform is a translation.
+public struct CopyRelation: Sendable, Equatable {
+    public let base: Int
+    public let delay: Double
+    public let offset: Point
+
+    public init(base: Int, delay: Double, offset: Point) {
+        self.base = base
+        self.delay = delay
+        self.offset = offset
+    }
 }
 
 /// A catalog entry: what a loader is, what it takes, and how to build it.
@@ -196,6 +218,15 @@ public struct ConfiguredLoader: Sendable {
     }
 
     public var name: String { definition.name }
+
+    /// Which elements are moved, delayed copies of others (see
+    /// `CopyRelation`), on this loader's clock and canvas.
+    public var copies: [CopyRelation?] {
+        scene.copies().map { relation in
+            relation.map { CopyRelation(base: $0.base, delay: $0.delay / speed,
+                                        offset: Point(x: $0.offset.x * magnification, y: $0.offset.y * magnification)) }
+        }
+    }
 
     /// The same loader with other events (a live session's as they arrive).
     public func with(events: LoaderEvents) -> ConfiguredLoader {

@@ -74,4 +74,6 @@ struct TypingLoader: LoaderScene {
         replicator.render(at: t, into: &elements)
         return false
     }
+
+    func copies() -> [CopyRelation?] { replicator.copies() }
 }

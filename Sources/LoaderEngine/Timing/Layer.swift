@@ -74,4 +74,12 @@ public struct ReplicatorLayer: Sendable {
             elements.append(instance.element(state, id: instance.id.indexed(i), offset: offset))
         }
     }
+
+    /// Copy i is copy 0, i × instanceDelay later, moved i × the translation.
+    func copies() -> [CopyRelation?] {
+        (0..<instanceCount).map { i in
+            i == 0 ? nil : CopyRelation(base: 0, delay: Double(i) * instanceDelay,
+                                        offset: Point(x: Double(i) * instanceTranslation.x, y: Double(i) * instanceTranslation.y))
+        }
+    }
 }

@@ -10,7 +10,10 @@ import LoaderEngine
 /// Each node is the drawn shape itself: a circle is never turned (its box
 /// stays tight); a rect is turned and scaled by its transform; a ring is a
 /// square of its outer size whose arc is a conic gradient masked to a
-/// band, so turning and trimming move the gradient, not the box.
+/// band, so turning and trimming move the gradient, not the box. Each node
+/// sits in a wrapper: a replicator's copy that is its first copy moved and
+/// later (a translation) runs the first copy's keyframes with an
+/// `animation-delay`, its wrapper translated by the offset.
 struct CSSExport {
     let name: String
     let normal: SVGAnimation
@@ -25,38 +28,87 @@ struct CSSExport {
         return list
     }
 
+    /// How element `i` is drawn in one loop: its own keyframes, or another
+    /// element's, delayed, with its wrapper moved.
+    enum Drawing {
+        case own
+        case copy(of: Int, delay: Double, offset: Point)
+    }
+
+    /// Per element of `elements`, in this loop.
+    func drawings(_ loop: SVGAnimation, _ all: [Element]) -> [Drawing] {
+        let index = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) })
+        var result = [Drawing](repeating: .own, count: all.count)
+        guard loop.periodic else { return result }
+        let ids = loop.loader.frame(at: loop.start).elements.map(\.id)
+        let copies = loop.loader.copies
+        guard copies.count == ids.count else { return result }
+        let sampled = Set(loop.tracks.map(\.element.id))
+        for (k, relation) in copies.enumerated() {
+            guard let relation, let i = index[ids[k]], let base = index[ids[relation.base]], sampled.contains(ids[relation.base]) else { continue }
+            result[i] = .copy(of: base, delay: relation.delay, offset: relation.offset)
+        }
+        return result
+    }
+
+    /// The rules that place element `i` in one loop (`suffix` "" or "-r").
+    func placement(_ i: Int, _ drawing: Drawing, duration: Double, suffix: String) -> String {
+        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        let node = ".\(prefix) .\(prefix)-\(i)", wrapper = ".\(prefix) > .\(prefix)-w\(i)"
+        let time = "calc(\(f(duration * 1000))ms / var(--ld-speed))"
+        switch drawing {
+        case .own:
+            return "\(wrapper) { transform: none; } \(node) { animation-name: \(prefix)-\(i)\(suffix); animation-duration: \(time); animation-delay: 0s; }"
+        case let .copy(base, delay, offset):
+            // A copy `delay` later shows, at loop time s, the first copy's
+            // keyframe at s − delay: a negative animation-delay of the rest
+            // of the loop (the keyframes repeat every loop).
+            var lead = (-delay).truncatingRemainder(dividingBy: duration)
+            if lead < 0 { lead += duration }
+            return "\(wrapper) { transform: translate(\(f(offset.x))px, \(f(offset.y))px); } "
+                + "\(node) { animation-name: \(prefix)-\(base)\(suffix); animation-duration: \(time); animation-delay: calc(\(f(-lead * 1000))ms / var(--ld-speed)); }"
+        }
+    }
+
     func css() -> String {
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let loader = normal.loader
         let color = loader.parameters.color("color")
         var out = """
-        /* \(name): one loop of \(SVG.n(normal.duration)) s (reduced motion: \(SVG.n(reduced.duration)) s), from loaderd. */
+        /* \(name): one loop of \(SVG.n(normal.duration)) s from t = \(SVG.n(normal.start)) s (reduced motion: \(SVG.n(reduced.duration)) s from t = \(SVG.n(reduced.start)) s), from loaderd. */
         @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
         .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: \(f(loader.width))px; height: \(f(loader.height))px; transform: scale(var(--ld-scale)); transform-origin: 0 0;\(loader.definition.background.map { " background: \($0);" } ?? "") }
-        .\(prefix) > [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; animation-duration: calc(\(f(normal.duration * 1000))ms / var(--ld-speed)); }
+        .\(prefix) > div { position: absolute; left: 0; top: 0; }
+        .\(prefix) [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; }
 
         """
         let all = elements
+        let normalDrawings = drawings(normal, all), reducedDrawings = drawings(reduced, all)
         for (i, e) in all.enumerated() {
             let paint = e.color == color ? "var(--ld-color)" : e.color.description
             switch e.shape {
             case .circle:
-                out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); animation-name: \(prefix)-\(i); }\n"
+                out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); }\n"
             case .rect:
-                out += ".\(prefix)-\(i) { background: \(paint); animation-name: \(prefix)-\(i); }\n"
+                out += ".\(prefix)-\(i) { background: \(paint); }\n"
             case .ring:
                 let band = "radial-gradient(farthest-side, transparent calc(100% - var(--ld-lw)), #000 calc(100% - var(--ld-lw)))"
-                out += ".\(prefix)-\(i) { border-radius: 50%; background: conic-gradient(from var(--ld-a0), \(paint) 0deg calc(var(--ld-a1) - var(--ld-a0)), transparent 0deg); -webkit-mask: \(band); mask: \(band); animation-name: \(prefix)-\(i); }\n"
+                out += ".\(prefix)-\(i) { border-radius: 50%; background: conic-gradient(from var(--ld-a0), \(paint) 0deg calc(var(--ld-a1) - var(--ld-a0)), transparent 0deg); -webkit-mask: \(band); mask: \(band); }\n"
             }
-            out += keyframes("\(prefix)-\(i)", e, normal.tracks.first { $0.element.id == e.id }, duration: normal.duration)
+            out += placement(i, normalDrawings[i], duration: normal.duration, suffix: "") + "\n"
+            if case .own = normalDrawings[i] {
+                out += keyframes("\(prefix)-\(i)", e, normal.tracks.first { $0.element.id == e.id }, duration: normal.duration)
+            }
         }
+        // The same selectors, later: these win when the page asks for less motion.
         out += "@media (prefers-reduced-motion: reduce) {\n"
         for (i, e) in all.enumerated() {
-            // As specific as the rule that sets the normal duration, and later.
-            out += "  .\(prefix) > .\(prefix)-\(i) { animation-name: \(prefix)-\(i)-r; animation-duration: calc(\(f(reduced.duration * 1000))ms / var(--ld-speed)); }\n"
-            out += keyframes("\(prefix)-\(i)-r", e, reduced.tracks.first { $0.element.id == e.id }, duration: reduced.duration)
+            out += "  " + placement(i, reducedDrawings[i], duration: reduced.duration, suffix: "-r") + "\n"
+            if case .own = reducedDrawings[i] {
+                out += keyframes("\(prefix)-\(i)-r", e, reduced.tracks.first { $0.element.id == e.id }, duration: reduced.duration)
+            }
         }
         return out + "}\n"
     }
@@ -98,7 +150,7 @@ struct CSSExport {
         var out = "<style>\n" + css() + "</style>\n"
         out += "<div class=\"\(prefix)\" role=\"status\" aria-label=\"\(escaped(label))\">"
         for (i, e) in elements.enumerated() {
-            out += "<div class=\"\(prefix)-\(i)\" data-element=\"\(e.id)\"></div>"
+            out += "<div class=\"\(prefix)-w\(i)\"><div class=\"\(prefix)-\(i)\" data-element=\"\(e.id)\"></div></div>"
         }
         return out + "</div>\n"
     }

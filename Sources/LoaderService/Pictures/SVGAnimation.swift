@@ -34,6 +34,14 @@ public struct SVGAnimation: Sendable {
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
     /// (web, or anything without a period).
+    /// Whether the loop is one period from when every element has started:
+    /// each element's keyframes then repeat seamlessly, so a copy can run
+    /// its first copy's keyframes later (CSS's animation-delay).
+    var periodic: Bool {
+        guard let period = loader.period else { return false }
+        return start >= loader.definition.settleTime(loader.parameters) && duration == period
+    }
+
     /// `from`, when given, is where the loop starts instead.
     public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], from: Double? = nil,
                             verify: Bool = false) throws -> SVGAnimation {

@@ -133,3 +133,24 @@ struct CatalogueTests {
         #expect(try LoaderCatalog.standard["equalizer"]!.configure(reduced).period == 2)
     }
 }
+
+extension CatalogueTests {
+    /// Which elements are moved, delayed copies of others: what the CSS
+    /// export staggers with animation-delay.
+    @Test func copiesOfTranslatedReplicators() throws {
+        let typing = try LoaderCatalog.standard["typing"]!.configure([(name: "speed", value: "2"), (name: "scale", value: "2")])
+        // 0.6/3 per copy (one ulp from 0.2), at twice the speed.
+        #expect(typing.copies == [nil, CopyRelation(base: 0, delay: 0.6 / 3 / 2, offset: Point(x: 30, y: 0)),
+                                  CopyRelation(base: 0, delay: 2 * (0.6 / 3) / 2, offset: Point(x: 60, y: 0))])
+        // Nested translations add up; the first copy of each row and column is the base.
+        let grid = LoaderCatalog.standard["cube-grid"]!.configure().copies
+        #expect(grid[0] == nil && grid[4] == CopyRelation(base: 0, delay: 0, offset: Point(x: 14, y: 14)))
+        #expect(grid[5] == CopyRelation(base: 0, delay: 0.1, offset: Point(x: 28, y: 14)))
+        // Turned copies are elements of their own; so are the built-ins without a replicator.
+        #expect(LoaderCatalog.standard["fading-circle"]!.configure().copies.allSatisfy { $0 == nil })
+        #expect(LoaderCatalog.standard["switch"]!.configure().copies.isEmpty)
+        // Reduced motion without its own layers: every copy pulses together.
+        let reduced = try LoaderCatalog.standard["wave"]!.configure([(name: "motion", value: "reduced")]).copies
+        #expect(reduced[1] == CopyRelation(base: 0, delay: 0, offset: Point(x: 9, y: 0)))
+    }
+}
