@@ -15,9 +15,9 @@ or between them.
 
     Tests/system/css_test.py path/to/loaderd output-dir
 """
-import json, math, os, subprocess, sys, tempfile, time, urllib.request
+import json, math, os, subprocess, sys, urllib.request
 
-from loaderd_process import free_port
+from loaderd_process import DEFINED, start_with_definitions
 from browser_test import chromium
 
 TIMES = 30
@@ -96,27 +96,9 @@ def between(measured, before, after):
 def main():
     binary, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    port = free_port()
-    loaders_dir = tempfile.mkdtemp()
-    with open(os.path.join(loaders_dir, "defined.json"), "w") as f:
-        json.dump({"format": 1, "name": "defined", "summary": "A test loader: a ring that turns and trims, a bar that turns and fades.",
-                   "canvas": {"width": 40, "height": 40}, "color": "#40C0FF",
-                   "layers": [
-                       {"type": "ring", "id": "arc", "position": [20, 20], "diameter": 28, "lineWidth": 4,
-                        "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 1, "repeatCount": "infinity"},
-                                       {"type": "keyframe", "keyPath": "strokeEnd", "values": [0.2, 0.8, 0.2], "duration": 2, "repeatCount": "infinity"}]},
-                       {"type": "rect", "id": "bar", "position": [20, 20], "bounds": [4, 14], "cornerRadius": 2,
-                        "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 3.141592653589793, "duration": 2, "repeatCount": "infinity"},
-                                       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "duration": 0.8, "repeatCount": "infinity"}]}]}, f)
-    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--loaders-dir", loaders_dir])
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_with_definitions(binary, DEFINED)
     failures = []
     try:
-        for _ in range(200):
-            try:
-                get(base, "/readyz"); break
-            except OSError:
-                time.sleep(0.05)
         for entry in json.loads(get(base, "/loaders"))["loaders"]:
             name = entry["name"]
             events = "&progress=0.3,0.9,1.4,1.8&finish=2.2" if name == "web" else ""

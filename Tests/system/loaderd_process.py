@@ -34,3 +34,31 @@ def start(binary, port, *args, env=None, stdout=subprocess.DEVNULL, preexec_fn=N
                          stderr=subprocess.DEVNULL, preexec_fn=preexec_fn)
     wait_ready(port, p)
     return p
+
+
+# A loader defined in a loaders directory, for the export tests: a ring that
+# turns and trims (round caps) and a rect that turns and fades.
+DEFINED = {
+    "format": 1, "name": "defined", "summary": "A test loader: a ring that turns and trims, a bar that turns and fades.",
+    "canvas": {"width": 40, "height": 40}, "background": "#101010", "color": "#40C0FF",
+    "layers": [
+        {"type": "ring", "id": "arc", "position": [20, 20], "diameter": 28, "lineWidth": 4, "lineCap": "round",
+         "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 1, "repeatCount": "infinity"},
+                        {"type": "keyframe", "keyPath": "strokeEnd", "values": [0.2, 0.8, 0.2], "duration": 2, "repeatCount": "infinity"}]},
+        {"type": "rect", "id": "bar", "position": [20, 20], "bounds": [4, 14], "cornerRadius": 2,
+         "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 3.141592653589793, "duration": 2, "repeatCount": "infinity"},
+                        {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "duration": 0.8, "repeatCount": "infinity"}]},
+    ],
+}
+
+
+def start_with_definitions(binary, *definitions):
+    """A ready loaderd whose loaders directory holds these definitions: the
+    process and its base URL."""
+    import json, os, tempfile
+    directory = tempfile.mkdtemp()
+    for definition in definitions:
+        with open(os.path.join(directory, definition["name"] + ".json"), "w") as f:
+            json.dump(definition, f)
+    port = free_port()
+    return start(binary, port, "--log-level", "warning", "--loaders-dir", directory), f"http://127.0.0.1:{port}"

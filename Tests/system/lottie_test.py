@@ -16,13 +16,13 @@ rlottie-python and Pillow):
 
     Tests/system/lottie_test.py path/to/loaderd
 """
-import json, os, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import json, os, sys, urllib.request
 
 import jsonschema
 from PIL import ImageChops
 from rlottie_python import LottieAnimation
 
-from loaderd_process import free_port
+from loaderd_process import DEFINED, start_with_definitions
 
 SCALE = 4
 TIMES = 30
@@ -112,26 +112,9 @@ def difference(a, b, background):
 
 def main():
     binary = sys.argv[1]
-    port = free_port()
-    loaders_dir = tempfile.mkdtemp()
-    with open(os.path.join(loaders_dir, "defined.json"), "w") as f:
-        json.dump({"format": 1, "name": "defined", "summary": "A test loader: a ring that turns and trims, a bar that fades.",
-                   "canvas": {"width": 40, "height": 40}, "background": "#101010", "color": "#40C0FF",
-                   "layers": [
-                       {"type": "ring", "id": "arc", "position": [20, 20], "diameter": 28, "lineWidth": 4, "lineCap": "round",
-                        "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 1, "repeatCount": "infinity"},
-                                       {"type": "keyframe", "keyPath": "strokeEnd", "values": [0.2, 0.8, 0.2], "duration": 2, "repeatCount": "infinity"}]},
-                       {"type": "rect", "id": "bar", "position": [20, 20], "bounds": [4, 14], "cornerRadius": 2,
-                        "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "duration": 0.8, "repeatCount": "infinity"}]}]}, f)
-    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--loaders-dir", loaders_dir])
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_with_definitions(binary, DEFINED)
     failures = []
     try:
-        for _ in range(200):
-            try:
-                get(base, "/readyz"); break
-            except OSError:
-                time.sleep(0.05)
         schema, schema_path = lottie_schema()
         validator = jsonschema.Draft202012Validator(schema)
         print(f"lottie: schema {os.path.basename(schema_path)} from lottie-specs")

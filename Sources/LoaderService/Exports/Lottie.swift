@@ -80,11 +80,11 @@ enum Lottie {
         w.endArray()
     }
 
-    static func layer(_ track: SVGAnimation.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
-        let e = track.element, keys = track.keys
+    /// A shape layer's opening, up to its transform.
+    static func beginLayer(_ w: inout JSONWriter, name: String, index: Int, frames: Double) {
         w.beginObject()
         w.field("ty", 4)
-        w.field("nm", e.id.description)
+        w.field("nm", name)
         w.field("ind", index)
         w.field("ip", 0)
         w.field("op", frames)
@@ -94,6 +94,11 @@ enum Lottie {
         w.field("bm", 0)
         w.field("ddd", 0)
         w.key("ks")
+    }
+
+    static func layer(_ track: SVGAnimation.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
+        let e = track.element, keys = track.keys
+        beginLayer(&w, name: e.id.description, index: index, frames: frames)
         w.beginObject()
         w.key("a")
         w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
@@ -193,18 +198,7 @@ enum Lottie {
 
     static func backgroundLayer(_ color: RGBColor, index: Int, width: Double, height: Double, frames: Double, _ w: inout JSONWriter) {
         let c = [Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, 1]
-        w.beginObject()
-        w.field("ty", 4)
-        w.field("nm", "background")
-        w.field("ind", index)
-        w.field("ip", 0)
-        w.field("op", frames)
-        w.field("st", 0)
-        w.field("sr", 1)
-        w.field("ao", 0)
-        w.field("bm", 0)
-        w.field("ddd", 0)
-        w.key("ks")
+        beginLayer(&w, name: "background", index: index, frames: frames)
         w.rawValue(Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
         w.key("shapes")
         w.beginArray()
