@@ -41,25 +41,30 @@ enum Lottie {
         return w.bytes
     }
 
-    /// A property: its value, or keyframes when it changes.
+    /// A property: its value, or keyframes when it changes. The element's
+    /// keyframes are shared by all its properties; each property keeps only
+    /// those its own straight lines need, within `tolerance` (in its units).
     static func property(_ w: inout JSONWriter, _ key: String, _ keys: [(s: Double, v: SVGAnimation.Sample)],
-                         _ value: (SVGAnimation.Sample) -> [Double], scalar: Bool = false) {
+                         _ value: (SVGAnimation.Sample) -> [Double], scalar: Bool = false, tolerance: Double,
+                         exactZero: Bool = false) {
         w.key(key)
         w.beginObject()
-        let first = value(keys[0].v)
-        let changes = keys.contains { value($0.v) != first }
+        let values = keys.map { value($0.v) }
+        let first = values[0]
+        let changes = values.contains { $0 != first }
         w.field("a", changes ? 1 : 0)
         w.key("k")
         if !changes {
             numbers(&w, first, scalar: scalar)
         } else {
+            let kept = simplified(keys.map(\.s), values, tolerance: tolerance, exactZero: exactZero)
             w.beginArray()
-            for (i, key) in keys.enumerated() {
+            for (n, i) in kept.enumerated() {
                 w.beginObject()
-                w.field("t", key.s * frameRate)
+                w.field("t", rounded(keys[i].s * frameRate))
                 w.key("s")
-                numbers(&w, value(key.v), scalar: false)
-                if i + 1 < keys.count {
+                numbers(&w, values[i], scalar: false)
+                if n + 1 < kept.count {
                     // Linear: straight tangents.
                     w.key("o")
                     w.rawValue(Array(#"{"x":[0],"y":[0]}"#.utf8))
@@ -73,12 +78,47 @@ enum Lottie {
         w.endObject()
     }
 
+    /// The indices of the keyframes to keep: from each kept one, the next is
+    /// the farthest whose straight line passes every keyframe between
+    /// within `tolerance` (a jump, two keyframes 0.1 ms apart, stays).
+    /// With `exactZero`, a 0 stays exactly 0: a hidden element stays hidden
+    /// (rlottie dims the whole canvas a little for every layer whose
+    /// opacity is neither 0 nor 100).
+    static func simplified(_ times: [Double], _ values: [[Double]], tolerance: Double, exactZero: Bool = false) -> [Int] {
+        var kept = [0]
+        var anchor = 0
+        while anchor < times.count - 1 {
+            var end = anchor + 1
+            while end + 1 < times.count && fits(times, values, from: anchor, to: end + 1, tolerance: tolerance, exactZero: exactZero) { end += 1 }
+            kept.append(end)
+            anchor = end
+        }
+        return kept
+    }
+
+    static func fits(_ times: [Double], _ values: [[Double]], from a: Int, to b: Int, tolerance: Double, exactZero: Bool) -> Bool {
+        let span = times[b] - times[a]
+        guard span > 0 else { return false }
+        for i in (a + 1)..<b {
+            let f = (times[i] - times[a]) / span
+            for c in values[i].indices {
+                let line = values[a][c] + (values[b][c] - values[a][c]) * f
+                if abs(line - values[i][c]) > tolerance || (exactZero && values[i][c] == 0 && line != 0) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Values to 1e-4 (of a point, a percent, a degree): far below what a
+    /// player can show, and a third of the bytes of the shortest exact text.
     static func numbers(_ w: inout JSONWriter, _ values: [Double], scalar: Bool) {
-        if scalar && values.count == 1 { w.value(values[0]); return }
+        if scalar && values.count == 1 { w.value(rounded(values[0])); return }
         w.beginArray()
-        for v in values { w.value(v) }
+        for v in values { w.value(rounded(v)) }
         w.endArray()
     }
+
+    static func rounded(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
 
     /// A shape layer's opening, up to its transform.
     static func beginLayer(_ w: inout JSONWriter, name: String, index: Int, frames: Double) {
@@ -98,19 +138,22 @@ enum Lottie {
 
     static func layer(_ track: SVGAnimation.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
         let e = track.element, keys = track.keys
+        // Each property may stray from the sampled keyframes by half the
+        // sampling's own tolerance.
+        let position = SVGAnimation.positionTolerance / 2, value = SVGAnimation.valueTolerance / 2
         beginLayer(&w, name: e.id.description, index: index, frames: frames)
         w.beginObject()
         w.key("a")
         w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
-        property(&w, "p", keys) { [$0.x, $0.y] }
+        property(&w, "p", keys, { [$0.x, $0.y] }, tolerance: position)
         // A circle is sampled by its drawn radius; the others by scale.
         let diameter = e.diameter
-        property(&w, "s", keys) { s in
+        property(&w, "s", keys, { s in
             let k = e.shape == .circle ? (diameter > 0 ? 2 * s.r / diameter : 0) : s.scale
             return [k * 100, k * 100]
-        }
-        property(&w, "r", keys, { [$0.rotation * 180 / .pi] }, scalar: true)
-        property(&w, "o", keys, { [$0.present ? $0.opacity * 100 : 0] }, scalar: true)
+        }, tolerance: e.shape == .circle && diameter > 0 ? 200 * position / diameter : 100 * value)
+        property(&w, "r", keys, { [$0.rotation * 180 / .pi] }, scalar: true, tolerance: value * 180 / .pi)
+        property(&w, "o", keys, { [$0.present ? $0.opacity * 100 : 0] }, scalar: true, tolerance: 100 * value, exactZero: true)
         w.endObject()
         w.key("shapes")
         w.beginArray()
@@ -129,18 +172,19 @@ enum Lottie {
             w.field("ty", "rc")
             w.key("p")
             w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
-            property(&w, "s", keys) { [$0.width, $0.height] }
-            property(&w, "r", keys, { [min($0.cornerRadius, $0.width / 2, $0.height / 2)] }, scalar: true)
+            property(&w, "s", keys, { [$0.width, $0.height] }, tolerance: position)
+            property(&w, "r", keys, { [min($0.cornerRadius, $0.width / 2, $0.height / 2)] }, scalar: true, tolerance: position)
             w.endObject()
             fill(&w, color)
         case .ring:
             ellipse(&w, diameter: diameter)
             w.beginObject()
             w.field("ty", "tm")
-            property(&w, "s", keys, { [$0.strokeStart * 100] }, scalar: true)
+            // A short arc's length matters: trims keep a tenth of the tolerance.
+            property(&w, "s", keys, { [$0.strokeStart * 100] }, scalar: true, tolerance: 10 * value)
             // An empty trim draws the whole path in rlottie; a round cap's
             // dot needs a length, so an empty stroke keeps 1e-3 of one.
-            property(&w, "e", keys, { [max($0.strokeEnd, $0.strokeStart + 1e-3) * 100] }, scalar: true)
+            property(&w, "e", keys, { [max($0.strokeEnd, $0.strokeStart + 1e-3) * 100] }, scalar: true, tolerance: 10 * value)
             w.key("o")
             w.rawValue(Array(#"{"a":0,"k":0}"#.utf8))
             w.field("m", 1)
@@ -151,7 +195,7 @@ enum Lottie {
             w.rawValue(constant(color))
             w.key("o")
             w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
-            property(&w, "w", keys, { [$0.lineWidth] }, scalar: true)
+            property(&w, "w", keys, { [$0.lineWidth] }, scalar: true, tolerance: position)
             w.field("lc", e.lineCap == .round ? 2 : 1)
             w.field("lj", 1)
             w.endObject()
