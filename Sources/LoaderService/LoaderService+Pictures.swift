@@ -29,14 +29,17 @@ extension LoaderService {
         /// `animation.html`: the CSS and its markup, to paste into a page.
         case html
 
-        var contentType: String {
+        /// The media type, as `Accept` names it.
+        var mediaType: String {
             switch self {
             case .svg: return "image/svg+xml"
             case .lottie: return "application/json"
-            case .css: return "text/css; charset=utf-8"
-            case .html: return "text/html; charset=utf-8"
+            case .css: return "text/css"
+            case .html: return "text/html"
             }
         }
+
+        var contentType: String { self == .css || self == .html ? mediaType + "; charset=utf-8" : mediaType }
 
         /// Query names this export takes besides the loader's and `from`.
         var ownQueryNames: Set<String> { self == .html ? ["label"] : [] }
@@ -77,13 +80,13 @@ extension LoaderService {
         let items = request.query.filter { $0.name != "from" && !export.ownQueryNames.contains($0.name) }
         let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
-            return try picture(cached, request, cacheControl: "public, max-age=86400", contentType: export.contentType)
+            return try picture(cached, request, cacheControl: "public, max-age=86400", mediaType: export.mediaType, contentType: export.contentType)
         }
         // Check the parameters now (a 400 at once), build the loop off the
         // event loop: sampling takes thousands of frames.
         do { _ = try definition.configure(items) } catch { throw ServiceError(error) }
-        guard Negotiation.accepts(request, export.contentType) else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.contentType); the Accept header excludes it")
+        guard Negotiation.accepts(request, export.mediaType) else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.mediaType); the Accept header excludes it")
         }
         let ifNoneMatch = request.headers["if-none-match"]
         return .deferred { [self, from, label] promise in
@@ -98,9 +101,10 @@ extension LoaderService {
         }
     }
 
-    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String, contentType: String = "image/svg+xml") throws -> HTTPResponse {
-        guard Negotiation.accepts(request, contentType) else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(contentType); the Accept header excludes it")
+    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String, mediaType: String = "image/svg+xml",
+                         contentType: String = "image/svg+xml") throws -> HTTPResponse {
+        guard Negotiation.accepts(request, mediaType) else {
+            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(mediaType); the Accept header excludes it")
         }
         return Self.cacheable(body, contentType: contentType, cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
     }

@@ -145,5 +145,8 @@ extension PictureTests {
         #expect(try get(app, "/loaders/typing/animation.css?label=x").status == 400)
         let etag = try #require(css.headers["etag"])
         #expect(try get(app, "/loaders/typing/animation.css", ["If-None-Match": etag]).status == 304)
+        #expect(try get(app, "/loaders/typing/animation.css", ["Accept": "text/css"]).status == 200)
+        #expect(try get(app, "/loaders/typing/animation.html", ["Accept": "text/html,application/xhtml+xml;q=0.9"]).status == 200)
+        #expect(try get(app, "/loaders/typing/animation.css", ["Accept": "text/html"]).status == 406)
     }
 }
