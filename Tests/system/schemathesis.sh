@@ -7,10 +7,10 @@
 # a documented status. schemathesis_hooks.py only adds coverage (a fresh
 # session's id and token for the session writes); with `no-hooks` it is not
 # loaded at all.
-#   Tests/system/schemathesis.sh path/to/loaderd [max examples, default 50] [hooks|no-hooks]
+#   Tests/system/schemathesis.sh path/to/loaderd [max examples, default 50] [hooks|no-hooks] [phases, default all]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-binary=$1; examples=${2:-50}; hooks=${3:-hooks}
+binary=$1; examples=${2:-50}; hooks=${3:-hooks}; phases=${4:-}
 venv=${XDG_CACHE_HOME:-$HOME/.cache}/loaderd-ci/schemathesis-4.32.5
 if [ ! -x "$venv/bin/st" ]; then
   python3 -m venv "$venv"
@@ -27,7 +27,7 @@ hooks_env=()
 [ "$hooks" = hooks ] && hooks_env=(SCHEMATHESIS_HOOKS=Tests/system/schemathesis_hooks.py)
 env "${hooks_env[@]}" LOADERD_URL="http://127.0.0.1:$port" \
   "$venv/bin/st" run "http://127.0.0.1:$port/openapi.json" --request-timeout 5 --max-examples "$examples" \
-  --no-color > "$log" 2>&1
+  ${phases:+--phases "$phases"} --no-color > "$log" 2>&1
 status=$?
 set -e
 tail -25 "$log"

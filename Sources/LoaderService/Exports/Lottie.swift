@@ -79,17 +79,21 @@ enum Lottie {
     }
 
     /// The indices of the keyframes to keep: from each kept one, the next is
-    /// the farthest whose straight line passes every keyframe between
-    /// within `tolerance` (a jump, two keyframes 0.1 ms apart, stays).
+    /// the farthest (at most `window` on) whose straight line passes every
+    /// keyframe between within `tolerance` (a jump, two keyframes 0.1 ms
+    /// apart, stays). The window bounds the work at `window` × keyframes.
     /// With `exactZero`, a 0 stays exactly 0: a hidden element stays hidden
     /// (rlottie dims the whole canvas a little for every layer whose
     /// opacity is neither 0 nor 100).
+    static let window = 48
+
     static func simplified(_ times: [Double], _ values: [[Double]], tolerance: Double, exactZero: Bool = false) -> [Int] {
         var kept = [0]
         var anchor = 0
         while anchor < times.count - 1 {
             var end = anchor + 1
-            while end + 1 < times.count && fits(times, values, from: anchor, to: end + 1, tolerance: tolerance, exactZero: exactZero) { end += 1 }
+            while end + 1 < times.count && end + 1 - anchor <= window
+                    && fits(times, values, from: anchor, to: end + 1, tolerance: tolerance, exactZero: exactZero) { end += 1 }
             kept.append(end)
             anchor = end
         }

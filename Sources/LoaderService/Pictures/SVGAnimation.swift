@@ -29,7 +29,9 @@ public struct SVGAnimation: Sendable {
     static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
     /// Keyframes for the whole animation; past it, intervals stay on the
     /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
-    static let keyframeBudget = 20_000
+    static let keyframeBudget = 6_000
+    /// Keyframes on the grid, for all elements together.
+    static let gridBudget = 6_000.0
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
@@ -131,7 +133,12 @@ public struct SVGAnimation: Sendable {
         var colors: [ElementID: RGBColor] = [:]
         var shapes: [ElementID: Element] = [:]
         var box = SVG.Box(width: loader.width, height: loader.height)
-        let count = Int((duration * 30).rounded(.up))
+        // 30 per second, fewer when many elements over a long loop would pass
+        // 6,000 grid keyframes (a loop is at most a minute; a definition has
+        // up to 1,000 elements): the work and the answer stay bounded.
+        let elementCount = max(1, loader.frame(at: start).elements.count)
+        let rate = min(30, Self.gridBudget / (Double(elementCount) * duration))
+        let count = max(1, Int((duration * rate).rounded(.up)))
         var grid: [[ElementID: Element]] = []
         grid.reserveCapacity(count + 1)
         for i in 0...count {
