@@ -94,7 +94,7 @@ def between(measured, before, after):
 
 
 def main():
-    binary, out = sys.argv[1], sys.argv[2]
+    binary, out = sys.argv[1], os.path.abspath(sys.argv[2])
     os.makedirs(out, exist_ok=True)
     server, base = start_with_definitions(binary, DEFINED)
     failures = []
