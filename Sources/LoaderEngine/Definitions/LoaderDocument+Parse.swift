@@ -135,7 +135,6 @@ struct DocumentParser {
             bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
             kind = .replicator(try replicator(f))
         }
-        model.color = AnimatedValue(color.resolved(.black))
         var animations: [AnimationSpec] = []
         if let list = f["animations"] {
             for item in try list.array() { animations.append(try animation(item, layerType: type, inGroup: false)) }
