@@ -12,9 +12,7 @@ extension LoaderService {
     /// `GET /loaders/{name}/frames` answers them. A bad definition is a 400
     /// that names its path.
     func preview(_ request: HTTPRequest) throws -> HTTPResponse {
-        if let type = request.headers["content-type"], !type.lowercased().hasPrefix("application/json") {
-            throw ServiceError(.unsupportedMediaType, "unsupported_media_type", "the body must be a loader definition, application/json")
-        }
+        try Negotiation.requireJSONBody(request, "a loader definition, application/json")
         guard request.body.count > Self.inlinePreviewBytes else { return try previewFrames(request) }
         return .deferred { [self] promise in
             DispatchQueue.global().async { [self] in

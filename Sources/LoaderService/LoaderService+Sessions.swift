@@ -164,9 +164,7 @@ extension LoaderService {
 
     /// The request body as a JSON object with only `allowed` keys.
     func jsonBody(_ request: HTTPRequest, allowed: Set<String>) throws -> JSONValue {
-        if let type = request.headers["content-type"], !type.lowercased().hasPrefix("application/json") {
-            throw ServiceError(.unsupportedMediaType, "unsupported_media_type", "the body must be application/json")
-        }
+        try Negotiation.requireJSONBody(request)
         let value: JSONValue
         do { value = try JSONValue.parse(request.body) } catch {
             throw ServiceError(.badRequest, "invalid_body", "the body is not valid JSON: \(error)")

@@ -26,6 +26,14 @@ enum Negotiation {
         ranges(request.headers["accept"])?.contains("text/event-stream") ?? false
     }
 
+    /// A request body that is not JSON (by its Content-Type, when it has
+    /// one) is a 415: "the body must be <what>".
+    static func requireJSONBody(_ request: HTTPRequest, _ what: String = "application/json") throws {
+        if let type = request.headers["content-type"], !type.lowercased().hasPrefix("application/json") {
+            throw ServiceError(.unsupportedMediaType, "unsupported_media_type", "the body must be \(what)")
+        }
+    }
+
     static func requireJSON(_ request: HTTPRequest) throws {
         guard accepts(request, "application/json") else {
             throw ServiceError(.notAcceptable, "not_acceptable", "this resource is application/json; the Accept header excludes it")
