@@ -3,10 +3,10 @@ import LoaderEngine
 
 extension LoaderService {
     /// Query names the frames endpoint takes besides the loader's own.
-    static let frameQueryNames: Set<String> = ["t", "from", "to", "fps", "stream", "duration"]
+    static let frameQueryNames: Set<String> = ["t", "from", "to", "fps", "stream", "duration", "clock"]
     /// Those a stream uses: a loader parameter of one of these names is
     /// `loader.<name>` in a stream.
-    static let streamQueryNames: Set<String> = ["t", "fps", "stream", "duration"]
+    static let streamQueryNames: Set<String> = ["t", "fps", "stream", "duration", "clock"]
     /// A batch answers at most this many frames, and at most
     /// `maxBatchBytes`; past either, a `next` link continues it.
     static let maxBatchFrames = 10_000
@@ -75,6 +75,7 @@ extension LoaderService {
             return try stream(loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
+        if query.values["clock"] != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
         if query.values["from"] != nil || query.values["to"] != nil {
             return try batch(loader, query, request)
         }

@@ -28,6 +28,9 @@ extension LoaderService {
     }
 
     private func previewFrames(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.queryValue("clock") == "shared" {
+            throw ServiceError.invalid("clock=shared is for installed loaders, whose frames every viewer shares; a preview streams on its own clock")
+        }
         let definition: LoaderDefinition
         do { definition = try LoaderDefinition(definition: request.body) } catch { throw ServiceError(error) }
         // Caches of its own: a preview shares no frames with another of the same name.

@@ -9,28 +9,51 @@ extension LoaderService {
         if query.values["from"] != nil || query.values["to"] != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
         }
-        let t0 = try query.time("t") ?? 0
+        let clock = try StreamClock(query.values["clock"])
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
-        var endK: Int? = nil
-        if let text = query.values["duration"] {
-            guard let duration = Double(text), isPlainNumber(text), duration.isFinite, duration > 0, duration <= 1e9 else {
-                throw ServiceError.invalid("duration must be a number of seconds > 0 and <= 1e9")
-            }
-            endK = Int((duration * fps - 1e-9).rounded(.up))  // frames k with k/fps < duration
-        }
+        let frameCount = try Self.streamFrameCount(query.values["duration"], fps: fps)
         let startK = Self.resumeAfter(request)
+        let retry = configuration.streamRetryMilliseconds
+        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        if case .shared = clock {
+            let steady = try sharedLoop(loader, query, t: query.values["t"])
+            return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
+                let frames = SharedClockFrameSource(steady, fps: fps, frames: sharedClockFrames)
+                let source = SharedClockSource(frames, startK: startK, frameCount: frameCount, now: writer.loop.now)
+                FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+            }
+        }
+        let t0 = try query.time("t") ?? 0
+        let endK = frameCount
         if let endK, startK >= endK {
             // Nothing left to send: 204 tells EventSource to stop reconnecting.
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
-        let retry = configuration.streamRetryMilliseconds
-        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         let cache = caches.streams
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
             let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache, now: writer.loop.now)
             FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
         }
+    }
+
+    /// How many frames a stream of `duration` seconds sends (k/fps < duration).
+    static func streamFrameCount(_ text: String?, fps: Double) throws -> Int? {
+        guard let text else { return nil }
+        guard let duration = Double(text), isPlainNumber(text), duration.isFinite, duration > 0, duration <= 1e9 else {
+            throw ServiceError.invalid("duration must be a number of seconds > 0 and <= 1e9")
+        }
+        return Int((duration * fps - 1e-9).rounded(.up))
+    }
+
+    /// The steady loop a shared-clock stream folds the epoch into. Its time
+    /// is the clock's, so `t` and the loader's events do not apply.
+    func sharedLoop(_ loader: ConfiguredLoader, _ query: FramesQuery, t: String?) throws -> SteadyLoop {
+        if t != nil { throw ServiceError.invalid("t does not apply with clock=shared: the shared clock's time is the Unix epoch folded into the loader's loop") }
+        if loader.events != LoaderEvents() {
+            throw ServiceError.invalid("stop, finish and progress do not apply with clock=shared: the shared clock plays the loader's steady loop; use a session for events")
+        }
+        do { return try SteadyLoop(loader.definition, parameters: query.loaderItems) } catch { throw ServiceError(error) }
     }
 
     /// The first frame id a stream sends: after `Last-Event-ID` when it is

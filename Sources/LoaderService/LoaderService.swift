@@ -18,6 +18,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     private let ready = Atomic<Bool>(true)
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex(AnimationCache())
+    /// The latest frame of each shared-clock stream, for every loop.
+    let sharedClockFrames = SharedClockFrames()
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
 

@@ -5,13 +5,17 @@
    receives at least 10 frames and draws a non-blank canvas (`?frames=N`
    stops each after N frames so that --dump-dom returns); a screenshot is kept;
 2. the editor shows a bad definition's error with its JSON path;
-3. animation.svg in an <img> shows different pixels at two moments.
+3. animation.svg in an <img> shows different pixels at two moments;
+4. over the DevTools protocol, the demo page draws every loader (16, with the
+   dropped-in one) from one multiplexed EventSource on the shared clock: the
+   page's requests are counted, and exactly one is an event stream.
 Exits 1 on failure.
 
     Tests/system/browser_test.py path/to/loaderd output-dir
 """
 import json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse, urllib.request, zlib
 
+from cdp import Browser
 from loaderd_process import free_port
 
 
@@ -90,7 +94,7 @@ def main():
         if "dropped-in" not in names: failures.append("the dropped-in loader is not in /loaders")
         paths = json.load(urllib.request.urlopen(base + "/openapi.json"))["paths"]
         if "/loaders/dropped-in/frames" not in paths: failures.append("the dropped-in loader has no path in /openapi.json")
-        dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=12"]).stdout
+        dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=40"]).stdout
         cards = re.findall(r'<section class="card" data-loader="([\w-]+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
         seen = {name: (int(frames), nonblank) for name, frames, nonblank in cards}
         for name in names + ["editor"]:
@@ -125,13 +129,31 @@ def main():
         changed = sum(1 for y in range(h) for x in range(w) if a[y][x * bpp:x * bpp + 3] != b[y][x * bpp:x * bpp + 3])
         print(f"animation.svg in <img>: {changed} pixels differ between 300 ms and 1100 ms")
         if changed < 50: failures.append("animation.svg did not change between two moments")
+
+        # 4. One connection for every loader, counted by the browser itself.
+        with Browser(chromium(), os.path.join(OUT, "chromium-cdp-profile")) as browser:
+            page = browser.open(base + "/?frames=40")
+            cards_js = '[...document.querySelectorAll("section.card")]'
+            page.wait_for(f'{cards_js}.length > {len(names)} && {cards_js}.every((c) => c.dataset.nonblank !== undefined)', 60)
+            drawn = json.loads(page.evaluate(f'JSON.stringify({cards_js}.map((c) => [c.dataset.loader, Number(c.dataset.frames), c.dataset.nonblank]))'))
+            requests = page.events("Network.requestWillBeSent")
+            streams = [r["request"]["url"] for r in requests if r["type"] == "EventSource"]
+            print(f"demo page over DevTools: {len(requests)} requests, {len(streams)} event stream(s): {[u[:60] for u in streams]}")
+            print(f"demo page over DevTools: {sum(1 for n, f, b in drawn if f >= 40 and b == 'true')} of {len(drawn)} cards drew 40 frames")
+            if len(streams) != 1 or "/streams?" not in streams[0] or "clock=shared" not in streams[0]:
+                failures.append(f"the demo page opened {len(streams)} event streams, not one multiplexed shared-clock stream")
+            elif streams[0].count("loader=") != len(names):
+                failures.append(f"the page's stream carries {streams[0].count('loader=')} loaders, not {len(names)}")
+            for name, frames, nonblank in drawn:
+                if frames < 40 or nonblank != "true":
+                    failures.append(f"over one connection, {name} drew {frames} frames (non-blank: {nonblank})")
     finally:
         server.terminate()
         server.wait()
     if failures:
         print("FAILED: " + "; ".join(failures))
         sys.exit(1)
-    print("browser: 3 passed, 0 failed")
+    print("browser: 4 passed, 0 failed")
 
 if __name__ == "__main__":
     main()

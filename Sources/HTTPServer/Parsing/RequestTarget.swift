@@ -116,3 +116,15 @@ enum RequestTarget {
     default: return nil
     }
 }
+
+extension HTTPRequest {
+    /// Items of a query string (`a=1&b=%23f00`), decoded as a request's
+    /// query is: for a value that is itself a query (`loader=typing%3Fcount%3D5`).
+    /// Nil for a broken escape or bytes that are not UTF-8.
+    public static func queryItems(_ text: String) -> [(name: String, value: String)]? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            try? RequestTarget.parseQuery(UnsafeBufferPointer(buffer))
+        }
+    }
+}

@@ -27,6 +27,7 @@ extension LoaderService {
         Endpoint(.GET, "/loaders/{name}/animation.html", document: OpenAPI.getAnimationHTML) { s, r in
             try s.animation(s.definition(r[parameter: "name"]), r.http, .html)
         },
+        Endpoint(.GET, "/streams", document: OpenAPI.multiplexedStream) { s, r in try s.multiplexedStream(r.http, r.caches) },
         Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http) },
         Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },

@@ -38,7 +38,7 @@ extension OpenAPI {
             var w = JSONWriter(capacity: 4096)
             beginOperation(&w, id: "get\(type)Frames",
                      summary: "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
-            w.field("description", "The query is one of three shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps) or \(type)StreamQuery (stream=sse, t, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch answers at most \(LoaderService.maxBatchFrames) frames and \(LoaderService.maxBatchBytes >> 20) MiB; past either it answers the frames that fit and `next`, the same query from the following frame on (also as `Link: <…>; rel=\"next\"`). A `to` before `from` gives no frames. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. In a stream, a loader parameter whose name the stream uses (the switch's duration) is `loader.<name>`; elsewhere the prefix is refused.")
+            w.field("description", "The query is one of four shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps), \(type)StreamQuery (stream=sse, t, fps, duration) or \(type)SharedStreamQuery (stream=sse, clock=shared, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch answers at most \(LoaderService.maxBatchFrames) frames and \(LoaderService.maxBatchBytes >> 20) MiB; past either it answers the frames that fit and `next`, the same query from the following frame on (also as `Link: <…>; rel=\"next\"`). A `to` before `from` gives no frames. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. With clock=shared, frame k is due at k/fps seconds since the Unix epoch and shows that moment folded into the loader's steady loop (docs/FRAMES.md), so every viewer gets the same id and frame at the same moment; a resumed stream continues at the frame due now. In a stream, a loader parameter whose name the stream uses (the switch's duration) is `loader.<name>`; elsewhere the prefix is refused.")
             w.key("parameters")
             w.beginArray()
             w.beginObject()
@@ -47,9 +47,9 @@ extension OpenAPI {
             w.field("required", false)
             w.field("style", "form")
             w.field("explode", true)
-            w.field("description", "One of the three query shapes; its properties are the query parameters.")
+            w.field("description", "One of the four query shapes; its properties are the query parameters.")
             w.key("schema")
-            w.rawValue(Array(##"{"oneOf":[{"$ref":"#/components/schemas/\##(type)FrameQuery"},{"$ref":"#/components/schemas/\##(type)BatchQuery"},{"$ref":"#/components/schemas/\##(type)StreamQuery"}]}"##.utf8))
+            w.rawValue(Array(##"{"oneOf":[{"$ref":"#/components/schemas/\##(type)FrameQuery"},{"$ref":"#/components/schemas/\##(type)BatchQuery"},{"$ref":"#/components/schemas/\##(type)StreamQuery"},{"$ref":"#/components/schemas/\##(type)SharedStreamQuery"}]}"##.utf8))
             w.endObject()
             header(&w, "Last-Event-ID", "Stream: resume after this frame id. A value that is not a frame id (an integer >= 0) is ignored, as are single frames and batches.", #"{"type":"string"}"#)
             w.endArray()
@@ -94,14 +94,14 @@ extension OpenAPI {
     /// as component schemas.
     static func frameQuerySchemas(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
         for loader in catalog.loaders {
-            frameQuerySchemas(&w, typeName(loader), loader.name, loader.parameters, loader.events, configuration)
+            frameQuerySchemas(&w, typeName(loader), loader.name, loader.parameters, loader.events, configuration, shared: true)
         }
         frameQuerySchemas(&w, "Preview", "the definition in the body", LoaderDefinition.definedParameters(color: .white),
-                          LoaderDefinition.definedEvents, configuration)
+                          LoaderDefinition.definedEvents, configuration, shared: false)
     }
 
     static func frameQuerySchemas(_ w: inout JSONWriter, _ type: String, _ name: String, _ parameters: [ParameterSpec],
-                                  _ events: [EventSpec], _ configuration: ServiceConfiguration) {
+                                  _ events: [EventSpec], _ configuration: ServiceConfiguration, shared: Bool) {
         let time = numberSchema(min: 0, max: TimeValue.maximum)
         let fps = numberSchema(min: 1, max: 120)
         let takes = (parameters, events)
@@ -116,6 +116,15 @@ extension OpenAPI {
         querySchema(&w, "\(type)StreamQuery", "A live stream of \(name) frames.", takes, inStream: true, required: ["stream"], own: [
             ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
             ("t", "The first frame's time (default 0).", time),
+            ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
+            ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
+            ("clock", "`stream` (the default): the stream's own clock, from t.", enumSchema(["stream"])),
+        ])
+        guard shared else { return }
+        querySchema(&w, "\(type)SharedStreamQuery", "A live stream of \(name) frames on the shared clock: the Unix epoch folded into the loader's steady loop.",
+                    (parameters, []), inStream: true, required: ["stream", "clock"], own: [
+            ("stream", "`sse`: stream without an Accept header.", enumSchema(["sse"])),
+            ("clock", "`shared`: every viewer's frame k is due at k/fps seconds since the Unix epoch.", enumSchema(["shared"])),
             ("fps", "Frames per second (default \(configuration.streamDefaultFps)).", fps),
             ("duration", "Seconds after which the stream ends with `event: end`.", numberSchema(exclusiveMin: 0, max: TimeValue.maximum)),
         ])

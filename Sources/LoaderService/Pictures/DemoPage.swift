@@ -1,11 +1,12 @@
 import HTTPServer
 
-/// `GET /`: every loader live through EventSource, drawn on canvases, with
-/// controls, a web-session panel, reduced motion, and embeddable SVGs.
+/// `GET /`: every loader live through one multiplexed EventSource on the
+/// shared clock (`/streams`), drawn on canvases, with controls, a web-session
+/// panel, reduced motion, a definition editor and embeddable SVGs.
 ///
 /// Test hooks: each card carries `data-frames` (frames received) and, once
 /// `?frames=N` frames have arrived and its stream is closed, `data-nonblank`
-/// (whether the canvas shows anything but its background). `?view=embed`
+/// (whether any of those frames drew anything but the background). `?view=embed`
 /// shows only the animated SVGs in `<img>` tags.
 enum DemoPage {
     static func response(_ request: HTTPRequest) -> HTTPResponse {
@@ -74,7 +75,7 @@ enum DemoPage {
 <main id="cards"></main>
 <section class="editor" id="editor">
   <h2>Write a loader</h2>
-  <p>A definition in Core Animation's terms: layers, replicators and animations (docs/LOADERS.md). It plays live as you type, from <code>POST /loaders/preview</code>; nothing is installed. Drop the file into the server's loadersDir to keep it.</p>
+  <p>A definition in Core Animation's terms: layers, replicators and animations (docs/LOADERS.md). It plays as you type: ten seconds from <code>POST /loaders/preview</code>, in a loop; nothing is installed. Drop the file into the server's loadersDir to keep it.</p>
   <div class="edit">
     <textarea id="definition" spellcheck="false" aria-label="Loader definition (JSON)"></textarea>
     <section class="card" data-loader="editor" data-frames="0"><canvas></canvas><div class="stats">waiting…</div><div class="error" id="editor-error" role="alert"></div></section>
@@ -103,10 +104,12 @@ reducedBox.checked = query.has("motion") ? query.get("motion") === "reduced" : r
 const fpsInput = document.getElementById("fps");
 const fpsValue = document.getElementById("fpsValue");
 
-// The built-in three stream live (one EventSource each) with their own
-// controls; every other loader in the catalogue (the classics, and any from
-// loadersDir) plays one period fetched as a batch, so that the page holds
-// only a few connections. Both draw the engine's frames, nothing else.
+// Every loader in the catalogue streams live on one multiplexed EventSource
+// (GET /streams, up to 32 loaders per connection) on the shared clock, so the
+// page holds one stream connection however many loaders it shows (browsers
+// allow six per origin over HTTP/1.1), and every viewer of a loader sees the
+// same frame at the same moment. The built-in three have their own controls;
+// web's card follows a session's own stream while one runs.
 const builtIn = {
   typing: { title: "Typing", scale: 4, controls: [["count", "dots", 1, 8, 3, 1], ["color", "colour", "#ffffff"]] },
   switch: { title: "Switch", scale: 2.5, controls: [["loader.duration", "period s", 0.4, 3, 1.2, 0.1], ["color", "colour", "#ffffff"]] },
@@ -131,7 +134,7 @@ function addCard(l) {
     const input = document.createElement("input");
     if (key === "color") { input.type = "color"; input.value = a; } else { input.type = "range"; input.min = a; input.max = b; input.value = c; input.step = step; }
     values[key] = input.value;
-    input.addEventListener("change", () => { values[key] = input.value; state.session = null; connect(state); });
+    input.addEventListener("change", () => { values[key] = input.value; if (state.session) { state.session = null; reset(state); } connectAll(); });
     wrap.append(label, input);
     controls.append(wrap);
   }
@@ -183,57 +186,64 @@ function usePanel(l) {
   return panel;
 }
 
-function streamURL(s) {
-  const fps = fpsInput.value;
-  const motion = reducedBox.checked ? "reduced" : "normal";
-  if (s.session) return `/sessions/${s.session.id}/frames?stream=sse&fps=${fps}`;
-  const p = new URLSearchParams({ stream: "sse", fps, motion });
-  for (const [k, v] of Object.entries(s.values)) p.set(k, v);
-  return `/loaders/${s.l.name}/frames?${p}`;
-}
-
-// One frame arrived or came due: draw it, count it, stop after ?frames=N.
+// One frame arrived: draw it, count it, stop after ?frames=N.
 function shown(s, frame, id, stop) {
   draw(s, frame);
   s.frames += 1;
   s.card.dataset.frames = String(s.frames);
   s.stats.textContent = `frame ${id}  t=${frame.t.toFixed(3)} s  ${frame.elements.length} elements  at ${fpsInput.value} fps${frame.done ? "  done" : ""}`;
-  if (frameLimit && s.frames >= frameLimit) {
+  if (!frameLimit) return;
+  // Tests: whether any frame so far drew something (a loop may be blank for
+  // a moment, as web's is between page loads), and stop after N frames.
+  s.inked = s.inked || nonBlank(s);
+  if (s.frames >= frameLimit) {
     stop();
-    s.card.dataset.nonblank = String(nonBlank(s));
+    s.card.dataset.nonblank = String(s.inked);
   }
 }
 
-function connect(s) {
+// Every card on multiplexed streams of at most 32 loaders each (one for
+// the catalogue as it ships): frame events say which loader by index.
+let streams = [];
+function connectAll() {
+  for (const source of streams) source.close();
+  streams = [];
+  const all = [...cards.values()];
+  const motion = reducedBox.checked ? "reduced" : "normal";
+  for (let first = 0; first < all.length; first += 32) {
+    const group = all.slice(first, first + 32);
+    const p = new URLSearchParams({ clock: "shared", fps: fpsInput.value });
+    for (const s of group) {
+      s.stopped = false;
+      if (!s.session) { s.frames = 0; s.inked = false; s.card.dataset.frames = "0"; }
+      const own = new URLSearchParams({ motion });
+      for (const [k, v] of Object.entries(s.values)) own.set(k.replace(/^loader\./, ""), v);
+      p.append("loader", `${s.l.name}?${own}`);
+    }
+    const source = new EventSource("/streams?" + p);
+    streams.push(source);
+    source.addEventListener("frame", (e) => {
+      const { index, frame } = JSON.parse(e.data);
+      const s = group[index];
+      if (s.session || s.stopped) return;
+      shown(s, frame, e.lastEventId, () => {
+        s.stopped = true;
+        if (group.every((g) => g.stopped)) source.close();
+      });
+    });
+    source.addEventListener("end", () => source.close());
+  }
+}
+
+// A running web session streams on its own (its clock is the session's).
+function connectSession(s) {
   if (s.source) s.source.close();
   s.frames = 0;
   s.card.dataset.frames = "0";
-  if (s.l.batch) return play(s);
-  const source = new EventSource(streamURL(s));
+  const source = new EventSource(`/sessions/${s.session.id}/frames?stream=sse&fps=${fpsInput.value}`);
   s.source = source;
   source.addEventListener("frame", (e) => shown(s, JSON.parse(e.data), e.lastEventId, () => source.close()));
-  source.addEventListener("end", (e) => { source.close(); s.stats.textContent += "  (ended: " + JSON.parse(e.data).reason + ")"; if (s.buttons) reset(s); });
-}
-
-// A loop of one period (10 s without one), from a moment when every element
-// has started, fetched once and played on a timer.
-async function play(s) {
-  const fps = Number(fpsInput.value), period = s.l.period || 10;
-  const from = s.l.period ? period * Math.ceil(5 / period) : 0;
-  const p = new URLSearchParams({ from, to: from + period - 0.5 / fps, fps, motion: reducedBox.checked ? "reduced" : "normal" });
-  for (const [k, v] of Object.entries(s.values)) p.set(k, v);
-  const r = await fetch(`/loaders/${s.l.name}/frames?${p}`);
-  if (!r.ok) { s.stats.textContent = "could not load: " + r.status; return; }
-  const batch = await r.json();
-  const started = performance.now();
-  let timer = 0;
-  const tick = () => {
-    const k = Math.floor((performance.now() - started) / 1000 * fps);
-    shown(s, batch.frames[k % batch.frames.length], k, () => clearInterval(timer));
-  };
-  s.source = { close: () => clearInterval(timer) };
-  timer = setInterval(tick, 1000 / fps);
-  tick();
+  source.addEventListener("end", (e) => { source.close(); s.stats.textContent += "  (ended: " + JSON.parse(e.data).reason + ")"; reset(s); });
 }
 
 function draw(s, frame) {
@@ -291,7 +301,7 @@ async function session(s, act) {
     if (!r.ok) { s.stats.textContent = "could not start: " + r.status; return; }
     s.session = await r.json();
     b("start").disabled = true; b("progress").disabled = false; b("finish").disabled = false;
-    connect(s);
+    connectSession(s);
   } else if (s.session) {
     const r = await fetch(`/sessions/${s.session.id}/events`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + s.session.token }, body: JSON.stringify({ type: act }) });
     if (act === "finish" && r.ok) { b("progress").disabled = true; b("finish").disabled = true; }
@@ -300,18 +310,19 @@ async function session(s, act) {
 
 function reset(s) {
   s.session = null;
+  if (s.source) { s.source.close(); s.source = null; }
   const b = (name) => s.buttons.querySelector(`[data-act=${name}]`);
   b("start").disabled = false; b("progress").disabled = true; b("finish").disabled = true;
 }
 
-function restartAll() { for (const s of cards.values()) { if (!s.session) connect(s); } editor.restart(); }
+function restartAll() { connectAll(); for (const s of cards.values()) { if (s.session) connectSession(s); } editor.restart(); }
 fpsInput.addEventListener("input", () => { fpsValue.textContent = fpsInput.value; });
 fpsInput.addEventListener("change", restartAll);
 reducedBox.addEventListener("change", restartAll);
 reducedQuery.addEventListener("change", (e) => { reducedBox.checked = e.matches; restartAll(); });
 
-// The editor: the definition streams from POST /loaders/preview (fetch, as
-// EventSource cannot POST); a refusal shows its message and JSON path.
+// The editor: the definition's frames from POST /loaders/preview; a refusal
+// shows its message and JSON path.
 const sample = {
   format: 1, name: "my-loader", summary: "Three dots that fade, bounce and grow in turn.",
   canvas: { width: 70, height: 20 }, background: "#000000", color: "#FFFFFF",
@@ -335,20 +346,26 @@ const editor = (() => {
   const card = document.querySelector('[data-loader="editor"]');
   const errorBox = document.getElementById("editor-error");
   const state = { l: { name: "editor", scale: 3, bg: "#ffffff" }, card, canvas: card.querySelector("canvas"), stats: card.querySelector(".stats"), frames: 0 };
-  let controller = null, timer = 0;
+  let controller = null, timer = 0, player = 0;
+  // Ten seconds of the definition as one batch, played in a loop: the page
+  // keeps its one stream connection while the editor runs.
   async function restart() {
     if (controller) controller.abort();
+    clearInterval(player);
     const mine = controller = new AbortController();
     state.frames = 0;
     card.dataset.frames = "0";
     delete card.dataset.nonblank;
-    const p = new URLSearchParams({ stream: "sse", fps: fpsInput.value, motion: reducedBox.checked ? "reduced" : "normal" });
-    let r;
+    const fps = Number(fpsInput.value);
+    const p = new URLSearchParams({ from: 0, to: 10 - 0.5 / fps, fps, motion: reducedBox.checked ? "reduced" : "normal" });
+    let r, batch;
     try {
       r = await fetch("/loaders/preview?" + p, { method: "POST", headers: { "Content-Type": "application/json" }, body: area.value, signal: mine.signal });
+      batch = await r.json();
     } catch { return; }
+    if (mine !== controller) return;
     if (!r.ok) {
-      const e = (await r.json()).error;
+      const e = batch.error;
       errorBox.textContent = e.message;
       card.dataset.error = e.path || "";
       area.classList.add("bad");
@@ -359,28 +376,13 @@ const editor = (() => {
     delete card.dataset.error;
     area.classList.remove("bad");
     try { state.l.bg = JSON.parse(area.value).background || "#ffffff"; } catch {}
-    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value.replace(/\r\n?/g, "\n");
-        let cut;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          let event = "message", data = "", id = "";
-          for (const line of block.split("\n")) {
-            const colon = line.indexOf(":");
-            if (colon <= 0) continue;
-            const field = line.slice(0, colon), text = line.slice(colon + 1).replace(/^ /, "");
-            if (field === "event") event = text; else if (field === "data") data += text; else if (field === "id") id = text;
-          }
-          if (event === "frame") shown(state, JSON.parse(data), id, () => mine.abort());
-        }
-      }
-    } catch { /* replaced by a newer definition, or stopped */ }
+    const started = performance.now();
+    const tick = () => {
+      const k = Math.floor((performance.now() - started) / 1000 * fps);
+      shown(state, batch.frames[k % batch.frames.length], k, () => clearInterval(player));
+    };
+    player = setInterval(tick, 1000 / fps);
+    tick();
   }
   area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(restart, 400); });
   return { restart };
@@ -398,7 +400,7 @@ async function start() {
       name: entry.name, title: known ? known.title : entry.name, what: known && known.what ? known.what : entry.description,
       bg: entry.background || "#ffffff", scale: known ? known.scale : Math.min(4, 180 / size),
       controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
-      session: known && known.session, batch: !known, period: entry.period,
+      session: known && known.session,
     });
   }
   restartAll();

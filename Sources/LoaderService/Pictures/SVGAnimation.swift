@@ -47,27 +47,13 @@ public struct SVGAnimation: Sendable {
     /// `from`, when given, is where the loop starts instead.
     public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], from: Double? = nil,
                             verify: Bool = false) throws -> SVGAnimation {
-        let plain = try definition.configure(parameters)
-        if !definition.events.contains(where: { $0.name == "finish" }) {
-            // From when every element has started, one period (a minute
-            // without one; init caps longer loops).
-            return SVGAnimation(loader: plain, start: from ?? definition.settleTime(plain.parameters),
-                                duration: plain.period ?? Self.maxDuration, verify: verify)
-        }
-        // A page load: resources at a steady pace, then finish; loop once it is done.
-        let pulse = plain.parameters.number("pulseDuration")
-        let progress = [0.3, 0.9, 1.4, 1.8].map { $0 * pulse / 0.8 }
-        let finish = 2.2 * pulse / 0.8
-        let events = parameters + [("progress", progress.map { SVG.n($0) }.joined(separator: ",")), ("finish", SVG.n(finish))]
-        let loader = try definition.configure(events)
-        var end = finish
-        while !loader.frame(at: end).done && end < finish + 60 { end += 0.05 }
-        return SVGAnimation(loader: loader, start: from ?? 0, duration: ((end + 0.4) * 1000).rounded() / 1000, verify: verify)
+        let steady = try SteadyLoop(definition, parameters: parameters)
+        return SVGAnimation(loader: steady.loader, start: from ?? steady.start, duration: steady.duration, verify: verify)
     }
 
     /// The longest loop, in seconds: a longer period or page load loops its
     /// first minute (sampling is bounded by it).
-    static let maxDuration = 60.0
+    static let maxDuration = SteadyLoop.maxDuration
 
     init(loader: ConfiguredLoader, start: Double, duration: Double, verify: Bool) {
         self.loader = loader

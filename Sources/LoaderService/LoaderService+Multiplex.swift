@@ -1,0 +1,159 @@
+import HTTPServer
+import LoaderEngine
+
+extension LoaderService {
+    /// A multiplexed stream carries at most this many loaders.
+    static let maxMultiplexedLoaders = 32
+
+    /// `GET /streams?loader=typing&loader=switch%3Fcount%3D5`: one event
+    /// stream with the frames of several loaders, so that a page holds one
+    /// connection however many loaders it shows. Each `loader` value is a
+    /// loader's name, optionally with `?` and its parameters (and, on the
+    /// stream's own clock, its events) as a query. Every tick k sends one
+    /// `frame` event per loader, `{"index":i,"frame":{…}}` with i the
+    /// loader's place in the query; the tick's last event carries `id: k`,
+    /// so one `Last-Event-ID` resumes all of them after a whole tick.
+    func multiplexedStream(_ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
+        var values: [String: String] = [:]
+        var references: [String] = []
+        for item in request.query {
+            switch item.name {
+            case "loader": references.append(item.value)
+            case "t", "fps", "duration", "clock", "stream":
+                guard values[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
+                values[item.name] = item.value
+            default:
+                throw ServiceError(.badRequest, "unknown_parameter",
+                                   "unknown parameter \(item.name); a multiplexed stream takes loader (repeated), t, fps, duration, clock and stream; a loader's own parameters go in its loader value (loader=switch%3Fcount%3D5)")
+            }
+        }
+        if let stream = values["stream"], stream != "sse" { throw ServiceError.invalid("stream must be sse") }
+        guard !references.isEmpty, references.count <= Self.maxMultiplexedLoaders else {
+            throw ServiceError.invalid("loader must be given 1 to \(Self.maxMultiplexedLoaders) times: a name, or a name, ? and its parameters")
+        }
+        try Negotiation.requireEventStream(request)
+        let clock = try StreamClock(values["clock"])
+        let fps = try values["fps"].map(Self.fps) ?? Double(configuration.streamDefaultFps)
+        let frameCount = try Self.streamFrameCount(values["duration"], fps: fps)
+        var t0 = 0.0
+        if let text = values["t"] {
+            if case .shared = clock { throw ServiceError.invalid("t does not apply with clock=shared: the shared clock's time is the Unix epoch folded into each loader's loop") }
+            do { t0 = try TimeValue.parse("t", text) } catch { throw ServiceError(error) }
+        }
+        var loaders: [MultiplexedLoader] = []
+        for (index, reference) in references.enumerated() {
+            let (name, items) = try Self.loaderReference(reference, index)
+            guard let definition = catalog[name] else {
+                throw ServiceError.invalid("loader \(index): no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
+            }
+            let loader: ConfiguredLoader
+            do { loader = try caches.loaders.loader(definition, items) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
+            switch clock {
+            case .stream: loaders.append(.stream(loader))
+            case .shared:
+                if loader.events != LoaderEvents() { throw ServiceError.invalid("loader \(index): stop, finish and progress do not apply with clock=shared") }
+                do { loaders.append(.shared(try SteadyLoop(definition, parameters: items))) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
+            }
+        }
+        let startK = Self.resumeAfter(request)
+        if case .stream = clock, let frameCount, startK >= frameCount {
+            return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
+        }
+        let retry = configuration.streamRetryMilliseconds
+        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, loaders, t0] writer in
+            let source = MultiplexSource(loaders, t0: t0, fps: fps, startK: startK, frameCount: frameCount,
+                                         shared: sharedClockFrames, now: writer.loop.now)
+            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+        }
+    }
+
+    /// `switch?count=5&color=%23f00` → ("switch", [count=5, color=#f00]).
+    static func loaderReference(_ reference: String, _ index: Int) throws -> (String, [(name: String, value: String)]) {
+        guard let mark = reference.firstIndex(of: "?") else { return (reference, []) }
+        guard let items = HTTPRequest.queryItems(String(reference[reference.index(after: mark)...])) else {
+            throw ServiceError.invalid("loader \(index): invalid percent-encoding in its parameters")
+        }
+        return (String(reference[..<mark]), items)
+    }
+}
+
+/// One loader of a multiplexed stream, on the stream's clock.
+enum MultiplexedLoader: Sendable {
+    case stream(ConfiguredLoader)
+    case shared(SteadyLoop)
+}
+
+/// The frames of several loaders as one stream: each tick's events for
+/// every loader still running, the last with the tick's id.
+final class MultiplexSource: StreamSource {
+    private enum Timing {
+        case stream(began: UInt64)
+        case shared(EpochFrames)
+    }
+    /// Per loader: its renderer on the stream's clock, or its shared frames.
+    private var renderers: [FrameRenderer?]
+    private let shared: [SharedClockFrameSource?]
+    /// Loaders whose last (done) frame has been sent.
+    private var finished: [Bool]
+    private let timing: Timing
+    private let t0: Double, fps: Double
+    let startK: Int
+    let endK: Int?
+
+    init(_ loaders: [MultiplexedLoader], t0: Double, fps: Double, startK: Int, frameCount: Int?, shared frames: SharedClockFrames, now: UInt64) {
+        self.t0 = t0
+        self.fps = fps
+        renderers = loaders.map { if case .stream(let loader) = $0 { FrameRenderer(loader) } else { nil } }
+        shared = loaders.map { if case .shared(let steady) = $0 { SharedClockFrameSource(steady, fps: fps, frames: frames) } else { nil } }
+        finished = Array(repeating: false, count: loaders.count)
+        if case .shared = loaders.first {
+            let epoch = EpochFrames(fps: fps, now: now)
+            let first = epoch.first(at: now, resumeAfter: startK)
+            timing = .shared(epoch)
+            self.startK = first
+            endK = frameCount.map { first + $0 }
+        } else {
+            timing = .stream(began: now)
+            self.startK = startK
+            endK = frameCount
+        }
+    }
+
+    func due(at now: UInt64) -> Int {
+        switch timing {
+        case .stream(let began): startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down))
+        case .shared(let epoch): max(startK, epoch.frame(at: now))
+        }
+    }
+
+    func deadline(of k: Int) -> UInt64 {
+        switch timing {
+        case .stream(let began): began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up))
+        case .shared(let epoch): epoch.deadline(of: k)
+        }
+    }
+
+    func event(_ k: Int) -> SharedFrame {
+        var out: [UInt8] = []
+        out.reserveCapacity(finished.count * 512)
+        let last = finished.lastIndex(of: false) ?? -1
+        for i in finished.indices where !finished[i] {
+            if i == last { out.append(contentsOf: "id: \(k)\n".utf8) }
+            out.append(contentsOf: #"event: frame\#ndata: {"index":\#(i),"frame":"#.utf8)
+            if let source = shared[i] {
+                out.append(contentsOf: source.frame(k).json)
+            } else {
+                let (json, done) = renderers[i]!.encodedFrame(at: t0 + Double(k) / fps)
+                out.append(contentsOf: json)
+                finished[i] = done
+            }
+            out.append(contentsOf: "}\n\n".utf8)
+        }
+        return .frame(bytes: out, done: !finished.contains(false))
+    }
+
+    func stopped() {
+        for case let source? in shared { source.release() }
+    }
+}
