@@ -108,7 +108,7 @@ final class MultiplexSource: StreamSource {
         shared = loaders.map { if case .shared(let steady) = $0 { SharedClockFrameSource(steady, fps: fps, frames: frames) } else { nil } }
         finished = Array(repeating: false, count: loaders.count)
         if case .shared = loaders.first {
-            let epoch = EpochFrames(fps: fps, now: now)
+            let epoch = EpochFrames(fps: fps, wallOffset: frames.wallOffset(now: now))
             let first = epoch.first(at: now, resumeAfter: startK)
             timing = .shared(epoch)
             self.startK = first

@@ -30,9 +30,9 @@ struct EpochFrames {
     /// Wall-clock seconds minus monotonic seconds.
     let wallOffset: Double
 
-    init(fps: Double, now: UInt64) {
+    init(fps: Double, wallOffset: Double) {
         self.fps = fps
-        wallOffset = wallClock() - Double(now) / 1e9
+        self.wallOffset = wallOffset
     }
 
     /// The frame of the shared clock at monotonic `now`.
@@ -59,6 +59,20 @@ final class SharedClockFrames: Sendable {
         fileprivate let latest = Mutex<(k: Int, json: [UInt8], event: [UInt8], done: Bool)?>(nil)
     }
     private let slots = Mutex<[String: (slot: Slot, holders: Int)]>([:])
+    private let offset = Mutex<(sampledAt: UInt64, seconds: Double)?>(nil)
+
+    /// Wall-clock seconds minus monotonic seconds, the same for every stream
+    /// that starts within a minute of another (so that their ids agree on
+    /// any loop), sampled again after that to follow the wall clock's
+    /// corrections.
+    func wallOffset(now: UInt64) -> Double {
+        offset.withLock { offset in
+            if let offset, now &- offset.sampledAt < 60_000_000_000 { return offset.seconds }
+            let seconds = wallClock() - Double(now) / 1e9
+            offset = (now, seconds)
+            return seconds
+        }
+    }
 
     func acquire(_ key: String) -> Slot {
         slots.withLock { slots in
@@ -84,7 +98,7 @@ final class SharedClockFrameSource {
     let steady: SteadyLoop
     let fps: Double
     let key: String
-    private let frames: SharedClockFrames
+    let frames: SharedClockFrames
     private let slot: SharedClockFrames.Slot
     private var renderer: FrameRenderer
 
@@ -122,7 +136,7 @@ final class SharedClockSource: StreamSource {
 
     init(_ frames: SharedClockFrameSource, startK: Int, frameCount: Int?, now: UInt64) {
         self.frames = frames
-        let epoch = EpochFrames(fps: frames.fps, now: now)
+        let epoch = EpochFrames(fps: frames.fps, wallOffset: frames.frames.wallOffset(now: now))
         let first = epoch.first(at: now, resumeAfter: startK)
         self.epoch = epoch
         self.startK = first
