@@ -50,7 +50,9 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
 
     // MARK: HTTPResponder
 
-    public func makeLoopStorage(for loop: EventLoop) -> AnyObject? { LoopCaches() }
+    public func makeLoopStorage(for loop: EventLoop) -> AnyObject? {
+        LoopCaches(accessLog: configuration.accessLog && logger.enabled(.info) ? logger.makeAccessLog() : nil)
+    }
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         var r = ServiceRequest(http: request, context: context, caches: context.storage(as: LoopCaches.self), start: monotonicNanoseconds())

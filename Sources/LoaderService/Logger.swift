@@ -4,26 +4,30 @@ import LoaderEngine
 import Synchronization
 
 /// JSON-lines logs on standard output. Lines are buffered and written at
-/// least every 100 ms (and at once for warnings and errors), so that a busy
-/// event loop does not make a system call per request.
+/// least every 100 ms by the logger's own thread (warnings and errors at
+/// once), so that a busy event loop makes no system call for them; each
+/// loop's access log (`AccessLogBuffer`) is written the same way.
 public final class Logger: @unchecked Sendable {  // the timer is only resumed and cancelled
     public let level: LogLevel
     private let buffer = Mutex<[UInt8]>([])
+    private let accessLogs = Mutex<[AccessLogBuffer]>([])
     private let fd: Int32
+    /// Every write happens here, in order.
+    private let queue = DispatchQueue(label: "loaderd.log")
     private let timer: DispatchSourceTimer
 
     public init(level: LogLevel, fd: Int32 = STDOUT_FILENO) {
         self.level = level
         self.fd = fd
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "loaderd.log"))
+        timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.setEventHandler { [weak self] in self?.drain() }
         timer.resume()
     }
 
     deinit {
         timer.cancel()
-        flush()
+        queue.sync { drain() }
     }
 
     public func enabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
@@ -52,19 +56,40 @@ public final class Logger: @unchecked Sendable {  // the timer is only resumed a
             buffered.append(contentsOf: line)
             return buffered.count > 64 * 1024
         }
-        if urgent || full { flush() }
+        if urgent { flush() } else if full { queue.async { self.drain() } }
     }
 
+    /// A buffer for one event loop's access log lines, drained with the rest.
+    func makeAccessLog() -> AccessLogBuffer {
+        let log = AccessLogBuffer(logger: self)
+        accessLogs.withLock { $0.append(log) }
+        return log
+    }
+
+    /// A full batch of access log lines, written off the loop that made it.
+    func write(batch: [UInt8]) {
+        queue.async { self.write(batch) }
+    }
+
+    /// Writes everything buffered now, and waits for it.
     public func flush() {
-        let bytes = buffer.withLock { buffered -> [UInt8] in
+        queue.sync { drain() }
+    }
+
+    /// On `queue`: every buffer's lines out.
+    private func drain() {
+        for log in accessLogs.withLock({ $0 }) { write(log.take()) }
+        write(buffer.withLock { buffered -> [UInt8] in
             let taken = buffered
             buffered.removeAll(keepingCapacity: true)
             return taken
-        }
-        guard !bytes.isEmpty else { return }
+        })
+    }
+
+    private func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n <= 0 { if errno == EINTR { continue }; return }
             offset += n
         }

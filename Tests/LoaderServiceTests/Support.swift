@@ -8,7 +8,7 @@ import LoaderEngine
 /// A loaderd on 127.0.0.1 with a free port, logging nothing.
 func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
                   server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in },
-                  sessions: (any SessionStore)? = nil) throws -> (HTTPServer, LoaderService) {
+                  sessions: (any SessionStore)? = nil, logger: Logger = Logger(level: .off)) throws -> (HTTPServer, LoaderService) {
     var configuration = ServiceConfiguration.embeddedDefault()
     configuration.logLevel = .off
     configure(&configuration)
@@ -16,7 +16,7 @@ func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },
     serverConfiguration.port = 0
     serverConfiguration.eventLoops = 2
     configureServer(&serverConfiguration)
-    let service = LoaderService(configuration: configuration, logger: Logger(level: .off), sessions: sessions)
+    let service = LoaderService(configuration: configuration, logger: logger, sessions: sessions)
     let server = try HTTPServer(configuration: serverConfiguration, responder: service)
     service.attach(to: server)
     try server.start()

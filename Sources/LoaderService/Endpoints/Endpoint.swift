@@ -62,4 +62,10 @@ final class LoopCaches {
     let loaders = LoaderCache()
     /// Encoded stream events shared by the loop's streams.
     let streams = StreamFrameCache()
+    /// The loop's access log lines (nil when the access log is off).
+    let accessLog: AccessLogBuffer?
+
+    init(accessLog: AccessLogBuffer? = nil) {
+        self.accessLog = accessLog
+    }
 }

@@ -7,22 +7,28 @@ extension LoaderService {
     func accessLog(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let response = try next(&r)
         guard case .deferred = response.body else {
-            record(r.http, response, route: r.route, start: r.start)
+            record(r.http, response, route: r.route, start: r.start, on: r.caches.accessLog)
             return response
         }
         let (request, route, start) = (r.http, r.route, r.start)
         return response.map { [self] final in
-            record(request, final, route: route, start: start)
+            record(request, final, route: route, start: start, on: nil)
             return final
         }
     }
 
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64) {
+    /// On the loop, into the loop's buffer (`log`); a deferred answer, on
+    /// the thread that completes it, through the logger.
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, on log: AccessLogBuffer?) {
         let elapsed = monotonicNanoseconds() &- start
         metrics.record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
         guard configuration.accessLog, logger.enabled(.info) else { return }
         var bytes = 0
         if case .bytes(let body) = response.body { bytes = body.count }
+        if let log {
+            log.record(method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bytes, microseconds: Int(elapsed / 1000))
+            return
+        }
         logger.log(.info, "request", [
             ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
             ("status", .int(response.status.code)), ("bytes", .int(bytes)), ("us", .int(Int(elapsed / 1000))),
