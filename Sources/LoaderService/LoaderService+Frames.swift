@@ -22,7 +22,7 @@ extension LoaderService {
     /// elsewhere the plain name does, and the prefix is refused, as the
     /// OpenAPI document says.
     struct FramesQuery {
-        var values: [String: String] = [:]
+        var values = OwnValues()
         var loaderItems: [(name: String, value: String)] = []
 
         init(_ request: HTTPRequest, _ definition: LoaderDefinition) throws {
@@ -143,6 +143,39 @@ extension LoaderService {
             }
         }
         return out
+    }
+}
+
+/// The frames endpoint's own query values (`frameQueryNames`), by name:
+/// stored fields, so a request makes no dictionary.
+struct OwnValues {
+    private var t, from, to, fps, stream, duration, clock: String?
+
+    subscript(name: String) -> String? {
+        get {
+            switch name {
+            case "t": t
+            case "from": from
+            case "to": to
+            case "fps": fps
+            case "stream": stream
+            case "duration": duration
+            case "clock": clock
+            default: nil
+            }
+        }
+        set {
+            switch name {
+            case "t": t = newValue
+            case "from": from = newValue
+            case "to": to = newValue
+            case "fps": fps = newValue
+            case "stream": stream = newValue
+            case "duration": duration = newValue
+            case "clock": clock = newValue
+            default: preconditionFailure("\(name) is not one of the frames endpoint's own names")
+            }
+        }
     }
 }
 

@@ -8,7 +8,7 @@ extension LoaderService {
     /// `/frames`): one frame as SVG.
     func frameSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
-        for name in ["from", "to", "fps", "stream", "duration"] where query.values[name] != nil {
+        for name in ["from", "to", "fps", "stream", "duration", "clock"] where query.values[name] != nil {
             throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
         }
         let loader: ConfiguredLoader

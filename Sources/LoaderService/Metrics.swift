@@ -5,32 +5,62 @@ public final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
-    private struct RouteStats {
+    struct RouteStats {
         var byStatus: [Int: Int] = [:]
         var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count)
         var count = 0
         var sum = 0.0
-    }
 
-    private let routes = Mutex<[String: RouteStats]>([:])
-    let framesSent = Atomic<Int>(0)
-    let framesSkipped = Atomic<Int>(0)
+        mutating func add(status: Int, seconds: Double) {
+            byStatus[status, default: 0] += 1
+            count += 1
+            sum += seconds
+            if let i = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[i] += 1 }
+        }
 
-    public init() {}
-
-    func record(route: String, status: Int, seconds: Double) {
-        routes.withLock { all in
-            var stats = all[route] ?? RouteStats()
-            stats.byStatus[status, default: 0] += 1
-            stats.count += 1
-            stats.sum += seconds
-            if let i = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { stats.bucketCounts[i] += 1 }
-            all[route] = stats
+        mutating func merge(_ other: RouteStats) {
+            for (status, n) in other.byStatus { byStatus[status, default: 0] += n }
+            for i in bucketCounts.indices { bucketCounts[i] += other.bucketCounts[i] }
+            count += other.count
+            sum += other.sum
         }
     }
 
+    /// Counts by route, one shard per event loop (its lock is never
+    /// contended) and one for answers completed off the loops.
+    final class Shard: Sendable {
+        let routes = Mutex<[String: RouteStats]>([:])
+
+        func record(route: String, status: Int, seconds: Double) {
+            routes.withLock { $0[route, default: RouteStats()].add(status: status, seconds: seconds) }
+        }
+    }
+
+    private let shards = Mutex<[Shard]>([])
+    private let offLoop: Shard
+    let framesSent = Atomic<Int>(0)
+    let framesSkipped = Atomic<Int>(0)
+
+    public init() {
+        offLoop = Shard()
+        shards.withLock { $0.append(offLoop) }
+    }
+
+    /// A shard for one event loop.
+    func makeShard() -> Shard {
+        let shard = Shard()
+        shards.withLock { $0.append(shard) }
+        return shard
+    }
+
+    /// For answers completed off the loops (deferred ones).
+    var offLoopShard: Shard { offLoop }
+
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
-        let snapshot = routes.withLock { $0 }
+        var snapshot: [String: RouteStats] = [:]
+        for shard in shards.withLock({ $0 }) {
+            for (route, stats) in shard.routes.withLock({ $0 }) { snapshot[route, default: RouteStats()].merge(stats) }
+        }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE loaderd_http_requests_total counter\n"

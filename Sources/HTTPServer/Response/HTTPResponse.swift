@@ -16,13 +16,24 @@ public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLi
     }
 
     public mutating func remove(_ name: String) {
-        let lower = name.lowercasedASCII
-        fields.removeAll { $0.name.lowercasedASCII == lower }
+        fields.removeAll { Self.sameName($0.name, name) }
     }
 
     public subscript(name: String) -> String? {
-        let lower = name.lowercasedASCII
-        return fields.first { $0.name.lowercasedASCII == lower }?.value
+        for field in fields where Self.sameName(field.name, name) { return field.value }
+        return nil
+    }
+
+    /// Names compared without case, byte by byte (no lowercased copies).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where asciiLower(x[i]) != asciiLower(y[i]) { return false }
+                return true
+            }
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }

@@ -6,21 +6,6 @@
 /// A path that matches no pattern is 404; a path whose patterns take other
 /// methods is 405 with those methods in `Allow`.
 public struct Router<Handler: Sendable>: Sendable {
-    private enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-    }
-
-    /// A pattern and where its handler is (handlers are kept apart, so
-    /// that matching copies none of them).
-    private struct Route: Sendable {
-        let method: HTTPMethod
-        let segments: [Segment]
-        let handler: Int
-        /// How many segments are literals: the more, the more specific.
-        let literals: Int
-    }
-
     public enum Match {
         case found(Handler, parameters: RouteParameters)
         case notFound
@@ -28,62 +13,107 @@ public struct Router<Handler: Sendable>: Sendable {
         case methodNotAllowed(allowed: [HTTPMethod])
     }
 
-    private var routes: [Route] = []
+    private var table = RouteTable()
     private var handlers: [Handler] = []
 
     public init() {}
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
+        table.add(method, pattern)
+        handlers.append(handler)
+    }
+
+    public func match(method: HTTPMethod, path segments: [String]) -> Match {
+        switch table.match(method: method, path: segments) {
+        case .found(let index, let parameters): .found(handlers[index], parameters: parameters)
+        case .notFound: .notFound
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        }
+    }
+
+    /// The methods a path takes (for `OPTIONS` and `Allow`); empty when none.
+    public func allowedMethods(path segments: [String]) -> [HTTPMethod] { table.allowedMethods(path: segments) }
+}
+
+/// The patterns, apart from the handlers: matching is not generic, so it is
+/// compiled once here rather than instantiated at each call from another
+/// module. Routes are grouped by their number of segments, so a path is
+/// compared only with patterns of its length.
+struct RouteTable: Sendable {
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        /// How many segments are literals: the more, the more specific.
+        let literals: Int
+    }
+
+    enum Match {
+        case found(Int, parameters: RouteParameters)
+        case notFound
+        case methodNotAllowed(allowed: [HTTPMethod])
+    }
+
+    private var routes: [Route] = []
+    /// Route indices by segment count.
+    private var byLength: [[Int]] = []
+
+    mutating func add(_ method: HTTPMethod, _ pattern: String) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(String(part))
         }
         let literals = segments.count { if case .literal = $0 { true } else { false } }
-        routes.append(Route(method: method, segments: segments, handler: handlers.count, literals: literals))
-        handlers.append(handler)
+        while byLength.count <= segments.count { byLength.append([]) }
+        byLength[segments.count].append(routes.count)
+        routes.append(Route(method: method, segments: segments, literals: literals))
     }
 
-    public func match(method: HTTPMethod, path segments: [String]) -> Match {
-        var allowed: [HTTPMethod] = []
-        var found: (handler: Int, parameters: RouteParameters, literals: Int)?
+    func match(method: HTTPMethod, path segments: [String]) -> Match {
+        guard segments.count < byLength.count else { return .notFound }
+        var found = -1
         var best = -1
-        for route in routes {
-            guard let parameters = Self.match(route.segments, segments) else { continue }
-            let literals = route.literals
-            if literals > best { best = literals; allowed.removeAll(); found = nil }
-            guard literals == best else { continue }
+        var otherMethods = false
+        for index in byLength[segments.count] where Self.matches(routes[index].segments, segments) {
+            let route = routes[index]
+            if route.literals > best { best = route.literals; found = -1; otherMethods = false }
+            guard route.literals == best else { continue }
             if route.method == method || (method == .HEAD && route.method == .GET) {
-                if found == nil { found = (route.handler, parameters, literals) }
-            } else if !allowed.contains(route.method) {
-                allowed.append(route.method)
+                if found < 0 { found = index }
+            } else {
+                otherMethods = true
             }
         }
-        if let found { return .found(handlers[found.handler], parameters: found.parameters) }
-        if allowed.isEmpty { return .notFound }
-        if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
-        return .methodNotAllowed(allowed: allowed)
+        if found >= 0 { return .found(found, parameters: Self.parameters(routes[found].segments, segments)) }
+        return otherMethods ? .methodNotAllowed(allowed: allowedMethods(path: segments)) : .notFound
     }
 
-    /// The methods a path takes (for `OPTIONS` and `Allow`); empty when none.
-    public func allowedMethods(path segments: [String]) -> [HTTPMethod] {
+    func allowedMethods(path segments: [String]) -> [HTTPMethod] {
+        guard segments.count < byLength.count else { return [] }
         var allowed: [HTTPMethod] = []
         var best = -1
-        for route in routes where Self.match(route.segments, segments) != nil {
-            let literals = route.literals
-            if literals > best { best = literals; allowed.removeAll() }
-            if literals == best && !allowed.contains(route.method) { allowed.append(route.method) }
+        for index in byLength[segments.count] where Self.matches(routes[index].segments, segments) {
+            let route = routes[index]
+            if route.literals > best { best = route.literals; allowed.removeAll() }
+            if route.literals == best && !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.append(.HEAD) }
         return allowed
     }
 
-    private static func match(_ pattern: [Segment], _ path: [String]) -> RouteParameters? {
-        guard pattern.count == path.count else { return nil }
-        // Literals first: most routes fail on one, before any parameter is kept.
+    private static func matches(_ pattern: [Segment], _ path: [String]) -> Bool {
         for i in pattern.indices {
-            if case .literal(let text) = pattern[i], text != path[i] { return nil }
+            if case .literal(let text) = pattern[i], text != path[i] { return false }
         }
+        return true
+    }
+
+    private static func parameters(_ pattern: [Segment], _ path: [String]) -> RouteParameters {
         var parameters = RouteParameters()
         for i in pattern.indices {
             if case .parameter(let name) = pattern[i] { parameters.values.append((name, path[i])) }

@@ -64,8 +64,11 @@ final class LoopCaches {
     let streams = StreamFrameCache()
     /// The loop's access log lines (nil when the access log is off).
     let accessLog: AccessLogBuffer?
+    /// The loop's counts for `/metrics`.
+    let metrics: Metrics.Shard
 
-    init(accessLog: AccessLogBuffer? = nil) {
+    init(accessLog: AccessLogBuffer? = nil, metrics: Metrics.Shard = Metrics.Shard()) {
         self.accessLog = accessLog
+        self.metrics = metrics
     }
 }

@@ -20,8 +20,14 @@ enum ETag {
         hash ^= hash >> 29
         hash = hash &* 0xbf58_476d_1ce4_e5b9
         hash ^= hash >> 32
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        // `"` and 16 hex digits and `"`, written in place.
+        return String(unsafeUninitializedCapacity: 18) { out in
+            let digits: StaticString = "0123456789abcdef"
+            out[0] = UInt8(ascii: "\"")
+            for i in 0..<16 { out[1 + i] = digits.utf8Start[Int(hash >> (60 - 4 * UInt64(i)) & 15)] }
+            out[17] = UInt8(ascii: "\"")
+            return 18
+        }
     }
 
     /// `If-None-Match` (weak comparison, RFC 9110 §13.1.2): `*` or a listed tag.

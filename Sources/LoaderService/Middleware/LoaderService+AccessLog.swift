@@ -7,25 +7,25 @@ extension LoaderService {
     func accessLog(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let response = try next(&r)
         guard case .deferred = response.body else {
-            record(r.http, response, route: r.route, start: r.start, on: r.caches.accessLog)
+            record(r.http, response, route: r.route, start: r.start, loop: r.caches)
             return response
         }
         let (request, route, start) = (r.http, r.route, r.start)
         return response.map { [self] final in
-            record(request, final, route: route, start: start, on: nil)
+            record(request, final, route: route, start: start, loop: nil)
             return final
         }
     }
 
-    /// On the loop, into the loop's buffer (`log`); a deferred answer, on
-    /// the thread that completes it, through the logger.
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, on log: AccessLogBuffer?) {
+    /// On the loop, into the loop's metrics shard and log buffer; a deferred
+    /// answer, on the thread that completes it, through the shared ones.
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, loop: LoopCaches?) {
         let elapsed = monotonicNanoseconds() &- start
-        metrics.record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
+        (loop?.metrics ?? metrics.offLoopShard).record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
         guard configuration.accessLog, logger.enabled(.info) else { return }
         var bytes = 0
         if case .bytes(let body) = response.body { bytes = body.count }
-        if let log {
+        if let log = loop?.accessLog {
             log.record(method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bytes, microseconds: Int(elapsed / 1000))
             return
         }

@@ -2,8 +2,11 @@ import HTTPServer
 
 /// Answers that never change (a frame or batch for explicit times, the
 /// catalog), kept per event loop by request target and `Accept`, so a repeated
-/// request skips parsing its parameters, computing and encoding. Loop thread
-/// only; bounded in entries and body size.
+/// request skips parsing its parameters, computing and encoding. An answer is
+/// kept the second time its key is asked for: a stream of requests that never
+/// repeat (a new `t` each) costs a hash per request, not an entry each and a
+/// full cache cleared every thousand. Loop thread only; bounded in entries
+/// and body size.
 final class ResponseCache: @unchecked Sendable {
     struct Key: Hashable {
         let target: String
@@ -21,14 +24,22 @@ final class ResponseCache: @unchecked Sendable {
     static let maxBytes = 8 << 20
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
+    /// Hashes of keys asked for once and not kept (cleared when full).
+    private var seen = Set<Int>()
+    static let seenCapacity = 8192
 
     func lookup(_ key: Key) -> Entry? { entries[key] }
 
     func store(_ key: Key, _ response: HTTPResponse, route: String) {
-        guard response.status == .ok,
-              response.headers["Cache-Control"]?.hasSuffix("immutable") == true || response.headers["Cache-Control"]?.hasPrefix("public") == true,
-              let etag = response.headers["ETag"],
-              case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes
+        guard response.status == .ok, case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes else { return }
+        let hash = key.hashValue
+        guard seen.remove(hash) != nil else {
+            if seen.count >= Self.seenCapacity { seen.removeAll(keepingCapacity: true) }
+            seen.insert(hash)
+            return
+        }
+        guard let cacheControl = response.headers["Cache-Control"], cacheControl.hasSuffix("immutable") || cacheControl.hasPrefix("public"),
+              let etag = response.headers["ETag"]
         else { return }
         if entries.count >= Self.capacity || bytes + body.count > Self.maxBytes {
             entries.removeAll(keepingCapacity: true)
