@@ -127,24 +127,134 @@ final class SharedClockFrameSource {
     func release() { frames.release(key) }
 }
 
-/// One loader's stream on the shared clock.
-final class SharedClockSource: StreamSource {
-    private let frames: SharedClockFrameSource
-    private let epoch: EpochFrames
-    let startK: Int
-    let endK: Int?
-
-    init(_ frames: SharedClockFrameSource, startK: Int, frameCount: Int?, now: UInt64) {
-        self.frames = frames
-        let epoch = EpochFrames(fps: frames.fps, wallOffset: frames.frames.wallOffset(now: now))
-        let first = epoch.first(at: now, resumeAfter: startK)
-        self.epoch = epoch
-        self.startK = first
-        endK = frameCount.map { first + $0 }
+/// The shared-clock streams of one loader, parameters and fps on one event
+/// loop: one timer for all of them, and each frame's bytes, made once,
+/// written to every viewer whose client has room (a viewer that is not
+/// reading skips frames and gets the latest when it reads again). Loop
+/// thread only; it leaves the loop's registry with its last viewer.
+final class SharedClockTicker {
+    private final class Viewer {
+        let writer: StreamWriter
+        let endK: Int?
+        /// The first frame this viewer may still get: its ids only go up.
+        var next: Int
+        init(writer: StreamWriter, first: Int, endK: Int?) {
+            self.writer = writer
+            self.next = first
+            self.endK = endK
+        }
     }
 
-    func due(at now: UInt64) -> Int { max(startK, epoch.frame(at: now)) }
-    func deadline(of k: Int) -> UInt64 { epoch.deadline(of: k) }
-    func event(_ k: Int) -> SharedFrame { .frame(bytes: frames.frame(k).event, done: false) }
-    func stopped() { frames.release() }
+    private let frames: SharedClockFrameSource
+    private let epoch: EpochFrames
+    private let loop: EventLoop
+    private let metrics: Metrics
+    private let heartbeatNanoseconds: UInt64
+    private let registry: SharedClockTickers
+    private var viewers: [Viewer] = []
+    private var k: Int
+    private var timer: TimerHandle?
+    private var tickTask: (() -> Void)?
+    private var lastHeartbeat: UInt64
+
+    fileprivate init(_ frames: SharedClockFrameSource, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: SharedClockTickers) {
+        self.frames = frames
+        self.loop = loop
+        self.metrics = metrics
+        self.heartbeatNanoseconds = heartbeatNanoseconds
+        self.registry = registry
+        epoch = EpochFrames(fps: frames.fps, wallOffset: frames.frames.wallOffset(now: loop.now))
+        k = epoch.frame(at: loop.now)
+        lastHeartbeat = loop.now
+    }
+
+    /// A new viewer: `retry:`, then the frame due now, then every frame on
+    /// the clock, until `frameCount` frames or the client goes.
+    func add(_ writer: StreamWriter, resumeAfter startK: Int, frameCount: Int?, retryMilliseconds: Int) {
+        loop.assertInLoop()
+        let first = epoch.first(at: loop.now, resumeAfter: startK)
+        let viewer = Viewer(writer: writer, first: first, endK: frameCount.map { first + $0 })
+        viewers.append(viewer)
+        writer.onClose = { [self, viewer] in remove(viewer) }
+        writer.onShutdown = { [self, viewer] in end(viewer, reason: "shutdown") }
+        writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
+        // A viewer resuming just ahead of this loop's clock waits for it.
+        if first <= epoch.frame(at: loop.now) {
+            writer.write(frames.frame(first).event)
+            metrics.framesSent.add(1, ordering: .relaxed)
+            viewer.next = first + 1
+        }
+        if tickTask == nil {
+            tickTask = { [self] in tick() }
+            k = max(k, epoch.frame(at: loop.now) + 1)
+            timer = loop.schedule(at: epoch.deadline(of: k), tickTask!)
+        }
+    }
+
+    private func tick() {
+        let due = epoch.frame(at: loop.now)
+        if due > k { metrics.framesSkipped.add((due - k) * viewers.count, ordering: .relaxed) }
+        k = max(k, due)
+        let event = frames.frame(k).event
+        let heartbeat = loop.now &- lastHeartbeat >= heartbeatNanoseconds
+        if heartbeat { lastHeartbeat = loop.now }
+        var sent = 0, skipped = 0
+        for viewer in viewers where k >= viewer.next {
+            if let endK = viewer.endK, k >= endK {
+                end(viewer, reason: "duration")
+            } else if viewer.writer.hasRoom {
+                if heartbeat { viewer.writer.write(ServerSentEvent.comment("keep-alive")) }
+                viewer.writer.write(event)
+                viewer.next = k + 1
+                sent += 1
+            } else {
+                skipped += 1
+            }
+        }
+        metrics.framesSent.add(sent, ordering: .relaxed)
+        metrics.framesSkipped.add(skipped, ordering: .relaxed)
+        k += 1
+        guard let tickTask else { return }
+        timer = loop.schedule(at: epoch.deadline(of: k), tickTask)
+    }
+
+    /// `event: end` with a reason, then the connection closes.
+    private func end(_ viewer: Viewer, reason: String) {
+        guard viewer.writer.isOpen else { return }
+        viewer.writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        viewer.writer.finish()
+    }
+
+    private func remove(_ viewer: Viewer) {
+        guard let i = viewers.firstIndex(where: { $0 === viewer }) else { return }
+        viewers.swapAt(i, viewers.count - 1)
+        viewers.removeLast()
+        guard viewers.isEmpty else { return }
+        timer?.cancel()
+        timer = nil
+        tickTask = nil
+        registry.remove(frames.key)
+        frames.release()
+    }
+}
+
+/// An event loop's shared-clock tickers, by key. Loop thread only.
+final class SharedClockTickers: @unchecked Sendable {
+    private var tickers: [String: SharedClockTicker] = [:]
+
+    func ticker(for steady: SteadyLoop, fps: Double, frames: SharedClockFrames, loop: EventLoop, metrics: Metrics,
+                heartbeatNanoseconds: UInt64) -> SharedClockTicker {
+        let source = SharedClockFrameSource(steady, fps: fps, frames: frames)
+        if let ticker = tickers[source.key] {
+            source.release()
+            return ticker
+        }
+        let ticker = SharedClockTicker(source, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
+        tickers[source.key] = ticker
+        return ticker
+    }
+
+    fileprivate func remove(_ key: String) { tickers[key] = nil }
+
+    var count: Int { tickers.count }
 }

@@ -17,10 +17,10 @@ extension LoaderService {
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         if case .shared = clock {
             let steady = try sharedLoop(loader, query, t: query.values["t"])
+            let tickers = caches.sharedClockTickers
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let frames = SharedClockFrameSource(steady, fps: fps, frames: sharedClockFrames)
-                let source = SharedClockSource(frames, startK: startK, frameCount: frameCount, now: writer.loop.now)
-                FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+                tickers.ticker(for: steady, fps: fps, frames: sharedClockFrames, loop: writer.loop, metrics: metrics, heartbeatNanoseconds: heartbeat)
+                    .add(writer, resumeAfter: startK, frameCount: frameCount, retryMilliseconds: retry)
             }
         }
         let t0 = try query.time("t") ?? 0
@@ -76,6 +76,8 @@ extension LoaderService {
 /// loader with its parameters and events, fps and t0.
 struct StreamKey: Hashable, Sendable {
     let text: String
+
+    init(text: String) { self.text = text }
 
     init(loader: ConfiguredLoader, fps: Double, t0: Double) {
         var s = loader.name

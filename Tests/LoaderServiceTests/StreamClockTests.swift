@@ -68,9 +68,37 @@ struct StreamClockTests {
         // An id a little ahead (another replica's clock) is continued.
         let ahead = (Int(frames(resumed)[0].lastEventID) ?? 0) + 5
         let next = try app.open("/loaders/switch/frames?stream=sse&clock=shared&fps=10", ["Last-Event-ID": String(ahead)])
+        #expect(frames(next).isEmpty)  // frame ahead + 1 is not due yet
+        app.advance(seconds: 0.7)
         #expect(frames(next).first?.lastEventID == String(ahead + 1))
+        let later = frames(next).compactMap { Int($0.lastEventID) }
+        #expect(zip(later, later.dropFirst()).allSatisfy { $1 == $0 + 1 })
         resumed.close()
         next.close()
+    }
+
+    /// One ticker per loop serves every viewer: a viewer that is not reading
+    /// skips frames and gets the latest when it reads again; a shutdown ends
+    /// each with `event: end`.
+    @Test func aSlowViewerSkipsAndShutdownEndsEveryViewer() throws {
+        let app = TestApp()
+        let reader = try app.open("/loaders/pulse-dots/frames?stream=sse&clock=shared&fps=10")
+        let stalled = try app.open("/loaders/pulse-dots/frames?stream=sse&clock=shared&fps=10")
+        stalled.streamHighWatermark = 1
+        stalled.reading = false
+        app.advance(seconds: 1)
+        #expect(frames(reader).count >= 10)
+        #expect(frames(stalled).count <= 2)
+        #expect(app.service.metrics.framesSkipped.load(ordering: .relaxed) >= 8)
+        stalled.reading = true
+        app.advance(seconds: 0.1)
+        #expect(frames(stalled).last?.lastEventID == frames(reader).last?.lastEventID)
+        app.server.shutdown()
+        for stream in [reader, stalled] {
+            #expect(stream.isFinished)
+            #expect(stream.text.hasSuffix("event: end\ndata: {\"reason\":\"shutdown\"}\n\n"))
+        }
+        #expect(app.service.sharedClockFrames.count == 0)
     }
 
     @Test func sharedClockRefusals() throws {
