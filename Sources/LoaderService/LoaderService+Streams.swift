@@ -77,8 +77,6 @@ extension LoaderService {
 struct StreamKey: Hashable, Sendable {
     let text: String
 
-    init(text: String) { self.text = text }
-
     init(loader: ConfiguredLoader, fps: Double, t0: Double) {
         var s = loader.name
         for (spec, value) in zip(loader.parameters.specs, loader.parameters.values) { s += "&\(spec.name)=\(value)" }

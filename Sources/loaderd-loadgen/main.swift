@@ -53,6 +53,7 @@ func now() -> Double {
 final class Stream {
     let fd: Int32
     var pending: [UInt8] = []
+    /// Whether the answer's status line has been checked.
     var headerDone = false
     var firstArrival: Double?
     var firstID = 0
@@ -64,6 +65,9 @@ final class Stream {
 
 struct Result {
     var streamsOpen = 0
+    /// Streams whose answer was not `200` with `text/event-stream`: the
+    /// run measures nothing then, and says so.
+    var refused = 0
     var frames = 0
     var expected = 0
     var onTime = 0
@@ -135,10 +139,12 @@ func frameLine(_ s: Stream, _ line: UnsafeBufferPointer<UInt8>, _ t: Double) {
 
 nonisolated(unsafe) var currentInterval = 1.0 / 30
 nonisolated(unsafe) var lateness: [Double] = []
+nonisolated(unsafe) var refused = 0
 
 func run(_ o: Options, streams count: Int) -> Result {
     currentInterval = 1 / o.fps
     lateness.removeAll(keepingCapacity: true)
+    refused = 0
     var path = o.path
     if o.session {
         let created = request(o.port, "POST", "/sessions", body: #"{"loader":"typing"}"#)
@@ -193,6 +199,15 @@ func run(_ o: Options, streams count: Int) -> Result {
                 if got == 0 || (errno != EAGAIN && errno != EINTR) { s.closed = true; epoll_ctl(epfd, EPOLL_CTL_DEL, s.fd, nil) }
                 continue
             }
+            // The answer must be an event stream before its frames count.
+            if !s.headerDone {
+                s.headerDone = true
+                let head = buffer.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[0..<min(got, 512)]), as: UTF8.self) }
+                if !head.hasPrefix("HTTP/1.1 200") || !head.lowercased().contains("content-type: text/event-stream") {
+                    refused += 1
+                    if refused == 1 { print("not an event stream: \(head.split(separator: "\r\n").first ?? "")") }
+                }
+            }
             // Each line starting with "id: " is one frame; only an unfinished
             // line is kept between reads.
             buffer.withUnsafeBufferPointer { b in
@@ -213,6 +228,7 @@ func run(_ o: Options, streams count: Int) -> Result {
     }
     let elapsed = now() - start
     result.lateness = lateness
+    result.refused = refused
     result.serverCPU = (cpuSeconds(o.pid) - cpu0) / elapsed
     result.serverRSSKiB = max(peakRSS, rssKiB(o.pid))
     for s in streams.values {
@@ -226,6 +242,10 @@ func run(_ o: Options, streams count: Int) -> Result {
 }
 
 func report(_ o: Options, _ n: Int, _ r: Result) {
+    if r.refused > 0 {
+        print("FAILED: \(r.refused) of \(r.streamsOpen) streams were not answered 200 with text/event-stream")
+        exit(1)
+    }
     let sorted = r.lateness.sorted()
     let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
     let perStream = r.streamsOpen == 0 ? 0 : Double(r.serverRSSKiB - r.baselineRSSKiB) / Double(r.streamsOpen)
