@@ -155,7 +155,7 @@ final class SharedClockTicker {
     private var k: Int
     private var timer: TimerHandle?
     private var tickTask: (() -> Void)?
-    private var lastHeartbeat: UInt64
+    private var heartbeat: TimerHandle?
 
     fileprivate init(_ frames: SharedClockFrameSource, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: SharedClockTickers) {
         self.frames = frames
@@ -165,7 +165,6 @@ final class SharedClockTicker {
         self.registry = registry
         epoch = EpochFrames(fps: frames.fps, wallOffset: frames.frames.wallOffset(now: loop.now))
         k = epoch.frame(at: loop.now)
-        lastHeartbeat = loop.now
     }
 
     /// A new viewer: `retry:`, then the frame due now, then every frame on
@@ -188,6 +187,17 @@ final class SharedClockTicker {
             tickTask = { [self] in tick() }
             k = max(k, epoch.frame(at: loop.now) + 1)
             timer = loop.schedule(at: epoch.deadline(of: k), tickTask!)
+            scheduleHeartbeat()
+        }
+    }
+
+    /// A comment line to every viewer with room, however low the fps, so
+    /// that a proxy's read timeout never cuts a stream.
+    private func scheduleHeartbeat() {
+        heartbeat = loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
+            guard tickTask != nil else { return }
+            for viewer in viewers where viewer.writer.hasRoom { viewer.writer.write(ServerSentEvent.comment("keep-alive")) }
+            scheduleHeartbeat()
         }
     }
 
@@ -196,14 +206,11 @@ final class SharedClockTicker {
         if due > k { metrics.framesSkipped.add((due - k) * viewers.count, ordering: .relaxed) }
         k = max(k, due)
         let event = frames.frame(k).event
-        let heartbeat = loop.now &- lastHeartbeat >= heartbeatNanoseconds
-        if heartbeat { lastHeartbeat = loop.now }
         var sent = 0, skipped = 0
         for viewer in viewers where k >= viewer.next {
             if let endK = viewer.endK, k >= endK {
                 end(viewer, reason: "duration")
             } else if viewer.writer.hasRoom {
-                if heartbeat { viewer.writer.write(ServerSentEvent.comment("keep-alive")) }
                 viewer.writer.write(event)
                 viewer.next = k + 1
                 sent += 1
@@ -231,7 +238,9 @@ final class SharedClockTicker {
         viewers.removeLast()
         guard viewers.isEmpty else { return }
         timer?.cancel()
+        heartbeat?.cancel()
         timer = nil
+        heartbeat = nil
         tickTask = nil
         registry.remove(frames.key)
         frames.release()

@@ -93,6 +93,8 @@ struct StreamClockTests {
         stalled.reading = true
         app.advance(seconds: 0.1)
         #expect(frames(stalled).last?.lastEventID == frames(reader).last?.lastEventID)
+        app.advance(seconds: 15)
+        #expect(reader.text.contains(": keep-alive\n\n"))
         app.server.shutdown()
         for stream in [reader, stalled] {
             #expect(stream.isFinished)
