@@ -26,6 +26,7 @@ let embeddedConfigJSON = """
   "replicaName": null,
   "sessionStore": "local",
   "redisWaitReplicas": 0,
-  "loadersDir": null
+  "loadersDir": null,
+  "trustedProxies": []
 }
 """

@@ -18,6 +18,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     private let ready = Atomic<Bool>(true)
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex(AnimationCache())
+    /// Peers whose `X-Forwarded-For` names the client (`trustedProxies`).
+    let trustedProxies: [AddressRange]
     /// The latest frame of each shared-clock stream, for every loop.
     let sharedClockFrames = SharedClockFrames()
     /// Set once before the server starts.
@@ -36,6 +38,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         var router = Router<Endpoint>()
         for endpoint in Self.endpoints { router.add(endpoint.method, endpoint.path, endpoint) }
         self.router = router
+        // Checked when the configuration was read: every entry parses.
+        trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
         catalogJSON = catalog.json()
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
         openAPIJSON = OpenAPI.document(Self.endpoints, OpenAPI.Context(catalog: catalog, configuration: configuration))

@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var redisWaitReplicas = 0
     /// A directory of loader definitions (`*.json`), read at start.
     public var loadersDir: String? = nil
+    /// Peers (addresses or CIDR ranges) whose `X-Forwarded-For` names the
+    /// client in the access log; empty trusts nobody's.
+    public var trustedProxies: [String] = []
 
     public init() {}
 
@@ -105,6 +108,8 @@ extension ServiceConfiguration {
     struct Key: Sendable {
         enum Kind: Sendable {
             case string, optionalString, bool, stringList
+            /// Addresses or CIDR ranges (`10.0.0.0/8`, `::1`).
+            case addressRanges
             /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
             case optionalLabel
             /// `local` or a `redis://` URL.
@@ -145,6 +150,7 @@ extension ServiceConfiguration {
             case .sessionStore: return "local or redis://[user:password@]host:port[/db]"
             case .bool: return "true or false"
             case .stringList: return "a list of strings (comma-separated in the environment)"
+            case .addressRanges: return "a list of addresses or CIDR ranges such as 10.0.0.0/8 or ::1 (comma-separated in the environment)"
             case .integer(let r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
             case .seconds(let r): return "a number of seconds from \(r.lowerBound) to \(r.upperBound)"
             case .logLevel: return "one of " + LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
@@ -213,6 +219,9 @@ extension ServiceConfiguration {
         .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: each write waits until this many Redis replicas have it (WAIT)"),
         .optional("loadersDir", \.loadersDir, .optionalString, flag: "--loaders-dir",
                   "a directory of loader definitions (*.json, docs/LOADERS.md) added to the catalogue at start; a bad one stops start-up (exit 2)"),
+        Key(name: "trustedProxies", kind: .addressRanges, flag: nil,
+            meaning: "proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client in the access log; empty: every request is logged with its peer's address (docs/SECURITY.md)",
+            get: { .list($0.trustedProxies) }) { c, v in if case .list(let l) = v { c.trustedProxies = l } },
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
@@ -241,6 +250,13 @@ extension ServiceConfiguration {
                 guard Self.isSessionStore(s) else { throw bad }
                 parsed = .string(s)
             case (.bool, .bool(let b)): parsed = .bool(b)
+            case (.addressRanges, .array(let items)):
+                var list = [String]()
+                for item in items {
+                    guard case .string(let s) = item, AddressRange(s) != nil else { throw bad }
+                    list.append(s)
+                }
+                parsed = .list(list)
             case (.stringList, .array(let items)):
                 var list = [String]()
                 for item in items {
@@ -286,6 +302,10 @@ extension ServiceConfiguration {
             }
         case .stringList:
             parsed = .list(text.split(separator: ",").map { String($0.trimmingSpaces) })
+        case .addressRanges:
+            let list = text.split(separator: ",").map { String($0.trimmingSpaces) }
+            guard list.allSatisfy({ AddressRange($0) != nil }) else { throw bad }
+            parsed = .list(list)
         case .integer(let range):
             guard let n = Int(text), range.contains(n) else { throw bad }
             parsed = .integer(n)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LoaderEngine
 import Synchronization
 import HTTPTestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// The access log: one line per request, under load, from every loop.
 @Suite(.serialized)
 struct AccessLogTests {
-    struct Line: Decodable { let time: String; let level: String; let msg: String; let method: String?; let path: String?; let status: Int?; let bytes: Int?; let us: Int? }
+    struct Line: Decodable { let time: String; let level: String; let msg: String; let client: String?; let method: String?; let path: String?; let status: Int?; let bytes: Int?; let us: Int? }
 
     func withLogFile(_ body: (Logger) throws -> Void) throws -> [Line] {
         var template = Array("/tmp/loaderd-access-XXXXXX".utf8CString)
@@ -79,5 +80,79 @@ struct AccessLogTests {
         out.removeAll()
         AccessLogBuffer.appendEscaped("a\"b\\c\u{1F}é", to: &out)
         #expect(String(decoding: out, as: UTF8.self) == #"a\"b\\c\u001fé"#)
+    }
+}
+
+/// `trustedProxies` and `X-Forwarded-For`.
+struct ClientAddressTests {
+    func address(_ text: String) -> SocketAddress { try! SocketAddress(host: text, port: 40000) }
+    func ranges(_ texts: [String]) -> [AddressRange] { texts.map { AddressRange($0)! } }
+
+    @Test func rangesMatchTheirAddresses() {
+        let cases: [(String, String, Bool)] = [
+            ("10.0.0.0/8", "10.255.1.2", true), ("10.0.0.0/8", "11.0.0.1", false),
+            ("192.0.2.7", "192.0.2.7", true), ("192.0.2.7", "192.0.2.8", false),
+            ("0.0.0.0/0", "203.0.113.9", true), ("0.0.0.0/0", "2001:db8::1", false),
+            ("fd00::/8", "fd12:3456::1", true), ("fd00::/8", "fe80::1", false),
+            ("::1", "::1", true), ("::/0", "2001:db8::1", true),
+            ("10.1.2.0/23", "10.1.3.255", true), ("10.1.2.0/23", "10.1.4.0", false),
+            ("2001:db8:0:8000::/65", "2001:db8:0:8000:7fff::1", true), ("2001:db8:0:8000::/65", "2001:db8:0:8000:8000::1", false),
+            ("10.0.0.0/8", "::ffff:10.9.9.9", true),
+        ]
+        for (range, text, expected) in cases {
+            #expect(AddressRange(range)!.contains(IPAddress(text)!) == expected, "\(range) ∋ \(text)")
+        }
+        for bad in ["", "10.0.0.0/33", "::/129", "10.0.0/8", "localhost", "10.0.0.0/-1", "10.0.0.0/8/8", "1.2.3.4/ 8"] {
+            #expect(AddressRange(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func theHeaderIsBelievedFromTrustedPeersOnly() {
+        let proxies = ranges(["127.0.0.1", "10.0.0.0/8"])
+        func client(_ peer: String, _ header: [String], _ trusted: [AddressRange]) -> String {
+            ClientAddress.of(peer: address(peer), forwardedFor: header, trusted: trusted).text
+        }
+        // From a trusted proxy: the first untrusted hop from the right.
+        #expect(client("127.0.0.1", ["203.0.113.9"], proxies) == "203.0.113.9")
+        #expect(client("127.0.0.1", ["198.51.100.1, 203.0.113.9, 10.0.0.5"], proxies) == "203.0.113.9")
+        #expect(client("127.0.0.1", ["198.51.100.1", "203.0.113.9 ,10.1.1.1"], proxies) == "203.0.113.9")
+        #expect(client("10.2.3.4", ["2001:db8::7"], proxies) == "2001:db8::7")
+        // Every hop trusted: the leftmost.
+        #expect(client("127.0.0.1", ["10.0.0.9, 10.0.0.5"], proxies) == "10.0.0.9")
+        // A forged header from anyone else, or nobody trusted: the peer.
+        #expect(client("192.0.2.44", ["203.0.113.9"], proxies) == "192.0.2.44")
+        #expect(client("127.0.0.1", ["203.0.113.9"], []) == "127.0.0.1")
+        // No header, or one that is not what a proxy writes: the peer.
+        #expect(client("127.0.0.1", [], proxies) == "127.0.0.1")
+        #expect(client("127.0.0.1", ["203.0.113.9, <script>"], proxies) == "127.0.0.1")
+        #expect(client("127.0.0.1", [" , "], proxies) == "127.0.0.1")
+    }
+
+    @Test func theConfigurationRefusesWhatIsNotARange() throws {
+        var c = ServiceConfiguration.embeddedDefault()
+        #expect(c.trustedProxies.isEmpty)
+        try c.apply(environment: ["LOADERD_TRUSTED_PROXIES": "10.0.0.0/8, ::1"])
+        #expect(c.trustedProxies == ["10.0.0.0/8", "::1"])
+        #expect(throws: ConfigurationError.self) { try c.apply(environment: ["LOADERD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"]) }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"trustedProxies":["300.0.0.1"]}"#), source: "file") }
+        try c.apply(json: try JSONValue.parse(#"{"trustedProxies":["192.0.2.0/24"]}"#), source: "file")
+        #expect(c.trustedProxies == ["192.0.2.0/24"])
+    }
+}
+
+extension AccessLogTests {
+    /// The access log's `client`: the peer, or from a trusted proxy the
+    /// address it forwards; a forged header from an untrusted peer is not
+    /// believed.
+    @Test func theLogNamesTheClient() throws {
+        for (trusted, expected) in [([String](), "127.0.0.1"), (["127.0.0.0/8"], "203.0.113.9")] {
+            let lines = try withLogFile { logger in
+                let (server, _) = try startService({ $0.logLevel = .info; $0.trustedProxies = trusted }, logger: logger)
+                defer { server.shutdown(gracePeriod: 1_000_000_000) }
+                #expect(try get(server.port, "/healthz", ["X-Forwarded-For": "198.51.100.1, 203.0.113.9"]).status == 200)
+            }
+            let request = try #require(lines.first { $0.msg == "request" })
+            #expect(request.client == expected, "trusted \(trusted)")
+        }
     }
 }

@@ -19,7 +19,7 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
     }
 
     /// Appends one request's line. Loop thread only.
-    func record(method: String, path: String, status: Int, bytes: Int, microseconds: Int) {
+    func record(client: ClientAddress, method: String, path: String, status: Int, bytes: Int, microseconds: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         if now.tv_sec != second {
@@ -32,7 +32,9 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
             out.append(UInt8(ascii: "0") + UInt8(milliseconds / 100))
             out.append(UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10))
             out.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
-            append(#"Z","level":"info","msg":"request","method":""#, to: &out)
+            append(#"Z","level":"info","msg":"request","client":""#, to: &out)
+            client.append(to: &out)
+            append(#"","method":""#, to: &out)
             Self.appendEscaped(method, to: &out)
             append(#"","path":""#, to: &out)
             Self.appendEscaped(path, to: &out)

@@ -7,30 +7,33 @@ extension LoaderService {
     func accessLog(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let response = try next(&r)
         guard case .deferred = response.body else {
-            record(r.http, response, route: r.route, start: r.start, loop: r.caches)
+            record(r.http, response, route: r.route, start: r.start, peer: r.context.peer, loop: r.caches)
             return response
         }
-        let (request, route, start) = (r.http, r.route, r.start)
+        let (request, route, start, peer) = (r.http, r.route, r.start, r.context.peer)
         return response.map { [self] final in
-            record(request, final, route: route, start: start, loop: nil)
+            record(request, final, route: route, start: start, peer: peer, loop: nil)
             return final
         }
     }
 
     /// On the loop, into the loop's metrics shard and log buffer; a deferred
     /// answer, on the thread that completes it, through the shared ones.
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, loop: LoopCaches?) {
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, peer: SocketAddress?, loop: LoopCaches?) {
         let elapsed = monotonicNanoseconds() &- start
         (loop?.metrics ?? metrics.offLoopShard).record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
         guard configuration.accessLog, logger.enabled(.info) else { return }
         var bytes = 0
         if case .bytes(let body) = response.body { bytes = body.count }
+        let client = ClientAddress.of(peer: peer, forwardedFor: trustedProxies.isEmpty ? [] : request.headers.values("x-forwarded-for"),
+                                      trusted: trustedProxies)
         if let log = loop?.accessLog {
-            log.record(method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bytes, microseconds: Int(elapsed / 1000))
+            log.record(client: client, method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bytes,
+                       microseconds: Int(elapsed / 1000))
             return
         }
         logger.log(.info, "request", [
-            ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
+            ("client", .string(client.text)), ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
             ("status", .int(response.status.code)), ("bytes", .int(bytes)), ("us", .int(Int(elapsed / 1000))),
         ])
     }
