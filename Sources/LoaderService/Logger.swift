@@ -27,7 +27,9 @@ public final class Logger: @unchecked Sendable {  // the timer is only resumed a
 
     deinit {
         timer.cancel()
-        queue.sync { drain() }
+        // Not `queue.sync`: the last reference may go on the queue itself (the
+        // timer's handler). A batch still queued holds `self`, so none is left.
+        drain()
     }
 
     public func enabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
