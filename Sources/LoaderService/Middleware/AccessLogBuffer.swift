@@ -6,7 +6,8 @@ import Synchronization
 /// the buffer out every 100 ms, or as a batch once it passes 64 KiB. The
 /// lines are the logger's (`time`, `level`, `msg`, then the request's fields).
 final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the rest is the loop's
-    private let logger: Logger
+    /// Weak: the logger keeps its buffers (to drain them).
+    private weak var logger: Logger?
     private let lines = Mutex<[UInt8]>([])
     /// `{"time":"2026-12-01T18:35:00.` for the second in `second`.
     private var prefix: [UInt8] = []
@@ -51,7 +52,7 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
             swap(&full, &out)
             return full
         }
-        if let batch { logger.write(batch: batch) }
+        if let batch { logger?.write(batch: batch) }
     }
 
     /// What is buffered now (the logger's thread).
