@@ -74,12 +74,12 @@ struct AccessLogTests {
         var out: [UInt8] = []
         for n in [0, 7, 10, 99, 100, 123_456_789, -42] {
             out.removeAll()
-            AccessLogBuffer.appendDecimal(n, to: &out)
+            JSONWriter.appendInteger(n, to: &out)
             #expect(String(decoding: out, as: UTF8.self) == String(n))
         }
         out.removeAll()
-        AccessLogBuffer.appendEscaped("a\"b\\c\u{1F}é", to: &out)
-        #expect(String(decoding: out, as: UTF8.self) == #"a\"b\\c\u001fé"#)
+        JSONWriter.appendEscaped("a\"b\\c\u{1F}é", to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"a\"b\\c\u001Fé"#)
     }
 }
 

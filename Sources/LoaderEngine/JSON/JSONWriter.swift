@@ -62,6 +62,18 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: String, _ number: Int) { key(name); value(number) }
     public mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
 
+    /// A string's contents as a JSON string holds them (no quotes), escaped
+    /// as `value(_:)` escapes them, appended to `bytes`: for a caller that
+    /// writes its own JSON lines (the access log).
+    public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        withCursor(text.utf8.count * 6, appendingTo: &bytes) { $0.writeEscaped(text) }
+    }
+
+    /// An integer as `value(_:)` writes it, appended to `bytes`.
+    public static func appendInteger(_ number: Int, to bytes: inout [UInt8]) {
+        withCursor(21, appendingTo: &bytes) { $0.write(number) }
+    }
+
     // MARK: Internals
 
     private mutating func separate() {
@@ -79,6 +91,10 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func withCursor(_ bound: Int, _ body: (inout ByteCursor) -> Void) {
+        Self.withCursor(bound, appendingTo: &bytes, body)
+    }
+
+    private static func withCursor(_ bound: Int, appendingTo bytes: inout [UInt8], _ body: (inout ByteCursor) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bound, 1)) { buffer in
             var cursor = ByteCursor(buffer.baseAddress!)
             body(&cursor)

@@ -1,10 +1,12 @@
 import Glibc
+import LoaderEngine
 import Synchronization
 
 /// One event loop's access log: each answer's line is written straight into
 /// this buffer, with no allocation per line, and the logger's thread writes
 /// the buffer out every 100 ms, or as a batch once it passes 64 KiB. The
-/// lines are the logger's (`time`, `level`, `msg`, then the request's fields).
+/// lines are the logger's (`time`, `level`, `msg`, then the request's fields),
+/// their strings escaped and numbers written by the same `JSONWriter`.
 final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the rest is the loop's
     /// Weak: the logger keeps its buffers (to drain them).
     private weak var logger: Logger?
@@ -36,15 +38,15 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
             append(#"Z","level":"info","msg":"request","client":""#, to: &out)
             client.append(to: &out)
             append(#"","method":""#, to: &out)
-            Self.appendEscaped(method, to: &out)
+            JSONWriter.appendEscaped(method, to: &out)
             append(#"","path":""#, to: &out)
-            Self.appendEscaped(path, to: &out)
+            JSONWriter.appendEscaped(path, to: &out)
             append(#"","status":"#, to: &out)
-            Self.appendDecimal(status, to: &out)
+            JSONWriter.appendInteger(status, to: &out)
             append(#","bytes":"#, to: &out)
-            Self.appendDecimal(bytes, to: &out)
+            JSONWriter.appendInteger(bytes, to: &out)
             append(#","us":"#, to: &out)
-            Self.appendDecimal(microseconds, to: &out)
+            JSONWriter.appendInteger(microseconds, to: &out)
             append("}\n", to: &out)
             guard out.count >= Self.batchBytes else { return nil }
             var full: [UInt8] = []
@@ -66,36 +68,5 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
 
     private func append(_ text: StaticString, to out: inout [UInt8]) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
-    /// A JSON string's contents: `"`, `\\` and control characters escaped.
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default:
-                out.append(byte)
-            }
-        }
-    }
-
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        var n = value
-        if n < 0 {
-            out.append(UInt8(ascii: "-"))
-            n = 0 &- n
-        }
-        var divisor = 1
-        while divisor <= n / 10 { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(n / divisor % 10))
-            divisor /= 10
-        }
     }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderEngine
 
 /// Who sent a request, for the access log. Behind a proxy the peer is the
 /// proxy; the proxy names the client in `X-Forwarded-For`. That header is
@@ -33,7 +34,7 @@ enum ClientAddress {
     func append(to out: inout [UInt8]) {
         switch self {
         case .peer(let address): address.appendHost(to: &out)
-        case .forwarded(let text): AccessLogBuffer.appendEscaped(text, to: &out)
+        case .forwarded(let text): JSONWriter.appendEscaped(text, to: &out)
         case .unknown: out.append(contentsOf: "-".utf8)
         }
     }
