@@ -88,7 +88,7 @@ enum MultiplexedLoader: Sendable {
 /// every loader still running, the last with the tick's id.
 final class MultiplexSource: StreamSource {
     private enum Timing {
-        case stream(began: UInt64)
+        case stream(OwnClock)
         case shared(EpochFrames)
     }
     /// Per loader: its renderer on the stream's clock, or its shared frames.
@@ -114,7 +114,7 @@ final class MultiplexSource: StreamSource {
             self.startK = first
             endK = frameCount.map { first + $0 }
         } else {
-            timing = .stream(began: now)
+            timing = .stream(OwnClock(began: now, startK: startK, fps: fps))
             self.startK = startK
             endK = frameCount
         }
@@ -122,14 +122,14 @@ final class MultiplexSource: StreamSource {
 
     func due(at now: UInt64) -> Int {
         switch timing {
-        case .stream(let began): startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down))
+        case .stream(let clock): clock.due(at: now)
         case .shared(let epoch): max(startK, epoch.frame(at: now))
         }
     }
 
     func deadline(of k: Int) -> UInt64 {
         switch timing {
-        case .stream(let began): began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up))
+        case .stream(let clock): clock.deadline(of: k)
         case .shared(let epoch): epoch.deadline(of: k)
         }
     }

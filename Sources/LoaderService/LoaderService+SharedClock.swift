@@ -105,10 +105,16 @@ final class SharedClockFrameSource {
     init(_ steady: SteadyLoop, fps: Double, frames: SharedClockFrames) {
         self.steady = steady
         self.fps = fps
-        self.key = "shared|" + StreamKey(loader: steady.loader, fps: fps, t0: steady.start).text
+        self.key = Self.key(steady, fps: fps)
         self.frames = frames
         slot = frames.acquire(key)
         renderer = FrameRenderer(steady.loader)
+    }
+
+    /// What identifies a loader's shared-clock frames: its loop (loader,
+    /// parameters and sample events) and fps.
+    static func key(_ steady: SteadyLoop, fps: Double) -> String {
+        "shared|" + StreamKey(loader: steady.loader, fps: fps, t0: steady.start).text
     }
 
     /// Frame k's JSON and its `frame` event (`id: k`). A frame the loop
@@ -253,13 +259,11 @@ final class SharedClockTickers: @unchecked Sendable {
 
     func ticker(for steady: SteadyLoop, fps: Double, frames: SharedClockFrames, loop: EventLoop, metrics: Metrics,
                 heartbeatNanoseconds: UInt64) -> SharedClockTicker {
+        let key = SharedClockFrameSource.key(steady, fps: fps)
+        if let ticker = tickers[key] { return ticker }
         let source = SharedClockFrameSource(steady, fps: fps, frames: frames)
-        if let ticker = tickers[source.key] {
-            source.release()
-            return ticker
-        }
         let ticker = SharedClockTicker(source, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
-        tickers[source.key] = ticker
+        tickers[key] = ticker
         return ticker
     }
 

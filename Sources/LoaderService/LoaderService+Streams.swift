@@ -153,17 +153,26 @@ protocol StreamSource: AnyObject {
     func stopped()
 }
 
+/// A stream's own clock: frame `startK` is due when the stream began, and
+/// each next one 1/fps later (the shared clock's twin is `EpochFrames`).
+struct OwnClock {
+    let began: UInt64, startK: Int, fps: Double
+
+    func due(at now: UInt64) -> Int { startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down)) }
+    func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
+}
+
 /// Frames of a configured loader: frame k at `t0 + k/fps`, due `k/fps` after
 /// the stream began; shared through the loop's cache.
 final class ReplaySource: StreamSource {
     let t0: Double, fps: Double, startK: Int, endK: Int?
-    private let began: UInt64
+    private let clock: OwnClock
     private let cache: StreamFrameCache
     private let keyID: Int
     private var renderer: FrameRenderer
 
     init(loader: ConfiguredLoader, key: StreamKey, t0: Double, fps: Double, startK: Int, endK: Int?, cache: StreamFrameCache, now: UInt64) {
-        self.began = now
+        self.clock = OwnClock(began: now, startK: startK, fps: fps)
         self.t0 = t0
         self.fps = fps
         self.startK = startK
@@ -173,8 +182,8 @@ final class ReplaySource: StreamSource {
         self.renderer = FrameRenderer(loader)
     }
 
-    func due(at now: UInt64) -> Int { startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down)) }
-    func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
+    func due(at now: UInt64) -> Int { clock.due(at: now) }
+    func deadline(of k: Int) -> UInt64 { clock.deadline(of: k) }
 
     func event(_ k: Int) -> SharedFrame {
         let event = cache.event(key: keyID, k: k) {

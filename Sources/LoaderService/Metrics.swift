@@ -37,13 +37,13 @@ public final class Metrics: Sendable {
     }
 
     private let shards = Mutex<[Shard]>([])
-    private let offLoop: Shard
+    /// For answers completed off the loops (deferred ones).
+    let offLoopShard = Shard()
     let framesSent = Atomic<Int>(0)
     let framesSkipped = Atomic<Int>(0)
 
     public init() {
-        offLoop = Shard()
-        shards.withLock { $0.append(offLoop) }
+        shards.withLock { $0.append(offLoopShard) }
     }
 
     /// A shard for one event loop.
@@ -52,9 +52,6 @@ public final class Metrics: Sendable {
         shards.withLock { $0.append(shard) }
         return shard
     }
-
-    /// For answers completed off the loops (deferred ones).
-    var offLoopShard: Shard { offLoop }
 
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
         var snapshot: [String: RouteStats] = [:]
