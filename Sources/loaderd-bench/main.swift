@@ -7,6 +7,8 @@ case "engine":
     EngineBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "service":
     ServiceBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "wire":
+    WireBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "svg":
     SVGReport.run()
 case "definitions":
@@ -14,5 +16,5 @@ case "definitions":
 case "pictures":
     Pictures.run(arguments: Array(arguments.dropFirst()))
 default:
-    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | svg | definitions | pictures [directory]")
+    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | wire [--iterations N] | svg | definitions | pictures [directory]")
 }

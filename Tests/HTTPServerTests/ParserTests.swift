@@ -133,6 +133,31 @@ struct ParserTests {
         #expect(throws: HTTPParseError.self) { try HTTPRequest(method: .GET, target: "ftp://x/") }
     }
 
+    /// Targets with nothing to decode take a shorter path; it must split
+    /// them exactly as the decoding one does.
+    @Test func plainTargetsSplitAsDecodedOnes() throws {
+        let r = try HTTPRequest(method: .GET, target: "//loaders//typing/?t=0.5&&a==b&c#frag?x=1")
+        #expect(r.path == "//loaders//typing/")
+        #expect(r.pathSegments == ["loaders", "typing"])
+        #expect(r.query.map(\.name) == ["t", "a", "c"])
+        #expect(r.query.map(\.value) == ["0.5", "=b", ""])
+        let fragmentOnly = try HTTPRequest(method: .GET, target: "/a#b?c=d")
+        #expect(fragmentOnly.pathSegments == ["a"] && fragmentOnly.query.isEmpty)
+        let emptyQuery = try HTTPRequest(method: .GET, target: "/a?")
+        #expect(emptyQuery.path == "/a" && emptyQuery.query.isEmpty)
+        let plus = try HTTPRequest(method: .GET, target: "/a+b?x=a+b")
+        #expect(plus.pathSegments == ["a+b"] && plus.queryValue("x") == "a b")
+        var parser = HTTPRequestParser()
+        for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND", "GE"] {
+            let bytes = Array("\(method) / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)
+            guard case .request(let request, _) = bytes.withUnsafeBufferPointer({ parser.parse($0) }) else {
+                Issue.record("\(method) did not parse")
+                continue
+            }
+            #expect(request.method.rawValue == method)
+        }
+    }
+
     @Test(arguments: [
         ("GARBAGE\r\n\r\n", 400),
         ("GET /\r\nHost: x\r\n\r\n", 400),

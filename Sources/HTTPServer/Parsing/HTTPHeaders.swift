@@ -40,6 +40,13 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.filter { matches($0, name) }.map { string($0.valueStart, $0.valueEnd) }
     }
 
+    /// How many fields are named `name` (no strings made).
+    public func count(named name: String) -> Int {
+        var n = 0
+        for field in fields where matches(field, name) { n += 1 }
+        return n
+    }
+
     /// Whether a comma-separated header (`Connection`, `Transfer-Encoding`)
     /// lists `token`, case-insensitively.
     public func contains(_ name: String, token: String) -> Bool {
@@ -66,12 +73,16 @@ public struct HTTPHeaders: Sendable, Sequence {
     func matches(_ field: Field, _ name: String) -> Bool {
         let length = Int(field.nameEnd - field.nameStart)
         guard length == name.utf8.count else { return false }
-        var i = Int(field.nameStart)
-        for c in name.utf8 {
-            if asciiLower(bytes[i]) != asciiLower(c) { return false }
-            i += 1
+        return bytes.withUnsafeBufferPointer { stored in
+            name.utf8.withContiguousStorageIfAvailable { wanted in
+                var i = Int(field.nameStart)
+                for c in wanted {
+                    if asciiLower(stored[i]) != asciiLower(c) { return false }
+                    i += 1
+                }
+                return true
+            } ?? name.utf8.elementsEqual(stored[Int(field.nameStart)..<Int(field.nameEnd)]) { asciiLower($0) == asciiLower($1) }
         }
-        return true
     }
 
     func string(_ start: Int32, _ end: Int32) -> String {

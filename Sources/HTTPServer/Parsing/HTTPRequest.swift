@@ -1,3 +1,5 @@
+import Glibc
+
 /// An HTTP method token (`GET`, `POST`…), compared exactly.
 public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
@@ -12,6 +14,21 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible, Expressib
     public static let DELETE: HTTPMethod = "DELETE"
     public static let OPTIONS: HTTPMethod = "OPTIONS"
     public static let PATCH: HTTPMethod = "PATCH"
+
+    /// The common methods without making a string from the bytes.
+    static func known(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> HTTPMethod? {
+        func equals(_ m: StaticString) -> Bool {
+            m.utf8CodeUnitCount == count && memcmp(m.utf8Start, bytes, count) == 0
+        }
+        switch count {
+        case 3: return equals("GET") ? .GET : equals("PUT") ? .PUT : nil
+        case 4: return equals("HEAD") ? .HEAD : equals("POST") ? .POST : nil
+        case 5: return equals("PATCH") ? .PATCH : nil
+        case 6: return equals("DELETE") ? .DELETE : nil
+        case 7: return equals("OPTIONS") ? .OPTIONS : nil
+        default: return nil
+        }
+    }
 }
 
 /// `HTTP/1.0` or `HTTP/1.1`.
@@ -24,34 +41,55 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A parsed request: the head, a percent-decoded path and query, the body.
+/// Its fields live in one shared object, so handing a request along the
+/// pipeline (parser, connection, middleware) costs one reference count, not
+/// one per field.
 public struct HTTPRequest: Sendable {
-    public let method: HTTPMethod
+    private final class Storage: Sendable {
+        let method: HTTPMethod
+        let target: String
+        let path: String
+        let pathSegments: [String]
+        let query: [(name: String, value: String)]
+        let version: HTTPVersion
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        let keepAlive: Bool
+
+        init(method: HTTPMethod, target: String, parts: RequestTarget.Parts, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
+            self.method = method
+            self.target = target
+            self.path = parts.path
+            self.pathSegments = parts.segments
+            self.query = parts.query
+            self.version = version
+            self.headers = headers
+            self.body = body
+            self.keepAlive = HTTPRequest.persistent(version: version, headers: headers)
+        }
+    }
+
+    private let storage: Storage
+
+    public var method: HTTPMethod { storage.method }
     /// The request target as sent (origin-form, absolute-form or `*`).
-    public let target: String
+    public var target: String { storage.target }
     /// The path, percent-decoded per segment (`/loaders/typing/frames`).
-    public let path: String
+    public var path: String { storage.path }
     /// The decoded path segments (`["loaders", "typing", "frames"]`).
-    public let pathSegments: [String]
+    public var pathSegments: [String] { storage.pathSegments }
     /// Query items in order, percent-decoded, `+` as space.
-    public let query: [(name: String, value: String)]
-    public let version: HTTPVersion
-    public let headers: HTTPHeaders
-    public let body: [UInt8]
+    public var query: [(name: String, value: String)] { storage.query }
+    public var version: HTTPVersion { storage.version }
+    public var headers: HTTPHeaders { storage.headers }
+    public var body: [UInt8] { storage.body }
     /// Whether the connection stays open after this request (RFC 9112 §9.3).
-    public let keepAlive: Bool
+    public var keepAlive: Bool { storage.keepAlive }
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPParseError) {
         let parts = try RequestTarget.parse(target, method: method)
-        self.method = method
-        self.target = target
-        self.path = parts.path
-        self.pathSegments = parts.segments
-        self.query = parts.query
-        self.version = version
-        self.headers = headers
-        self.body = body
-        self.keepAlive = HTTPRequest.persistent(version: version, headers: headers)
+        storage = Storage(method: method, target: target, parts: parts, version: version, headers: headers, body: body)
     }
 
     /// The first value of query item `name`.

@@ -71,6 +71,9 @@ public struct HTTPRequestParser: Sendable {
                 return .needMore
             case .error(let e):
                 return .error(e)
+            case .head(let head, .length(0)):
+                // No body (most requests): the request is complete now.
+                return finish(head, body: [], consumed: head.headLength)
             case .head(let head, let body):
                 state = .body(head, body)
                 return parseBody(bytes)
@@ -140,12 +143,13 @@ public struct HTTPRequestParser: Sendable {
         for i in (sp1 + 1)..<sp2 where base[i] <= 0x20 || base[i] >= 0x7F {
             throw HTTPParseError(.badRequest, "malformed request target")
         }
-        let method = HTTPMethod(ascii(base, 0, sp1))
+        let method = HTTPMethod.known(base, sp1) ?? HTTPMethod(ascii(base, 0, sp1))
         let target = ascii(base, sp1 + 1, sp2)
         let version = try parseVersion(UnsafeBufferPointer(start: base + sp2 + 1, count: lineStop - sp2 - 1), method: method)
 
         // Header fields.
         var fields = [HTTPHeaders.Field]()
+        fields.reserveCapacity(8)
         var lineStart = lineEnd + 1
         let headerStart = lineStart
         while true {
@@ -179,13 +183,13 @@ public struct HTTPRequestParser: Sendable {
                                   fields: fields)
 
         // Semantics.
-        let hosts = headers.values("host")
-        if version == .http1_1 && hosts.isEmpty { throw HTTPParseError(.badRequest, "an HTTP/1.1 request needs a Host header") }
-        if hosts.count > 1 { throw HTTPParseError(.badRequest, "more than one Host header") }
+        let hosts = headers.count(named: "host")
+        if version == .http1_1 && hosts == 0 { throw HTTPParseError(.badRequest, "an HTTP/1.1 request needs a Host header") }
+        if hosts > 1 { throw HTTPParseError(.badRequest, "more than one Host header") }
 
         let body: BodyState
-        let encodings = headers.values("transfer-encoding")
-        let lengths = headers.values("content-length")
+        let encodings = headers.count(named: "transfer-encoding") == 0 ? [] : headers.values("transfer-encoding")
+        let lengths = headers.count(named: "content-length") == 0 ? [] : headers.values("content-length")
         if !encodings.isEmpty {
             if !lengths.isEmpty { throw HTTPParseError(.badRequest, "both Transfer-Encoding and Content-Length") }
             let codings = encodings.flatMap { $0.split(separator: ",").map { $0.trimmingSpaces.lowercasedASCII } }

@@ -29,21 +29,21 @@ enum RequestTarget {
             }
             while start < bytes.count && bytes[start] != UInt8(ascii: "/") && bytes[start] != UInt8(ascii: "?") { start += 1 }
         }
-        var pathEnd = start
-        while pathEnd < bytes.count && bytes[pathEnd] != UInt8(ascii: "?") && bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
-        var queryEnd = pathEnd
-        if pathEnd < bytes.count && bytes[pathEnd] == UInt8(ascii: "?") {
-            queryEnd = pathEnd + 1
-            while queryEnd < bytes.count && bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
-        }
+        let base = bytes.baseAddress!
+        let hash = findByte(UInt8(ascii: "#"), base, from: start, to: bytes.count) ?? bytes.count
+        let pathEnd = findByte(UInt8(ascii: "?"), base, from: start, to: hash) ?? hash
+        let queryEnd = pathEnd < hash ? hash : pathEnd
+        // Most targets need no decoding at all: then every part is its bytes.
+        let plain = !bytes[start..<queryEnd].contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }
         // Path segments, each decoded on its own (so %2F stays inside one).
         var segments: [String] = []
+        segments.reserveCapacity(4)
         var i = start
         while i < pathEnd {
-            var j = i
-            while j < pathEnd && bytes[j] != UInt8(ascii: "/") { j += 1 }
+            let j = findByte(UInt8(ascii: "/"), base, from: i, to: pathEnd) ?? pathEnd
             if j > i {
-                guard let segment = decode(UnsafeBufferPointer(rebasing: bytes[i..<j]), plusAsSpace: false) else {
+                let part = UnsafeBufferPointer(start: base + i, count: j - i)
+                guard let segment = plain ? String(decoding: part, as: UTF8.self) : decode(part, plusAsSpace: false) else {
                     throw HTTPParseError(.badRequest, "invalid percent-encoding in the path")
                 }
                 segments.append(segment)
@@ -53,28 +53,32 @@ enum RequestTarget {
         let path = pathEnd > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self) : "/"
         var query: [(name: String, value: String)] = []
         if queryEnd > pathEnd + 1 {
-            query = try parseQuery(UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<queryEnd]))
+            query = try parseQuery(UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<queryEnd]), plain: plain)
         }
         return Parts(path: path, segments: segments, query: query)
     }
 
-    static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> [(name: String, value: String)] {
+    /// `plain`: the bytes are known to hold no `%`, `+` or non-ASCII byte.
+    static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>, plain: Bool = false) throws(HTTPParseError) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
+        guard let base = bytes.baseAddress else { return items }
+        items.reserveCapacity(4)
         var i = 0
         while i < bytes.count {
-            var end = i
-            var equals = -1
-            while end < bytes.count && bytes[end] != UInt8(ascii: "&") {
-                if equals < 0 && bytes[end] == UInt8(ascii: "=") { equals = end }
-                end += 1
-            }
+            let end = findByte(UInt8(ascii: "&"), base, from: i, to: bytes.count) ?? bytes.count
             if end > i {
-                let nameEnd = equals >= 0 ? equals : end
-                let valueStart = equals >= 0 ? equals + 1 : end
-                guard let name = decode(UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]), plusAsSpace: true),
-                      let value = decode(UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), plusAsSpace: true)
-                else { throw HTTPParseError(.badRequest, "invalid percent-encoding in the query") }
-                items.append((name, value))
+                let equals = findByte(UInt8(ascii: "="), base, from: i, to: end)
+                let nameEnd = equals ?? end
+                let valueStart = equals.map { $0 + 1 } ?? end
+                let name = UnsafeBufferPointer(start: base + i, count: nameEnd - i)
+                let value = UnsafeBufferPointer(start: base + valueStart, count: end - valueStart)
+                if plain {
+                    items.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+                } else {
+                    guard let name = decode(name, plusAsSpace: true), let value = decode(value, plusAsSpace: true)
+                    else { throw HTTPParseError(.badRequest, "invalid percent-encoding in the query") }
+                    items.append((name, value))
+                }
             }
             i = end + 1
         }

@@ -1,57 +1,80 @@
 /// Writes a response's status line and header section.
-enum ResponseHead {
+package enum ResponseHead {
     /// `contentLength` nil: no Content-Length (streams, 204, 304).
-    static func encode(status: HTTPStatus, headers: HTTPResponseHeaders, version: HTTPVersion,
+    package static func encode(status: HTTPStatus, headers: HTTPResponseHeaders, version: HTTPVersion,
                        date: [UInt8], contentLength: Int?, keepAlive: Bool, serverName: String?) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(160 + headers.fields.count * 48)
-        out.append(contentsOf: version == .http1_0 ? "HTTP/1.0 ".utf8 : "HTTP/1.1 ".utf8)
-        appendInt(status.code, to: &out)
-        out.append(0x20)
-        out.append(contentsOf: status.reason.utf8)
-        out.append(contentsOf: "\r\nDate: ".utf8)
-        out.append(contentsOf: date)
-        if let serverName {
-            out.append(contentsOf: "\r\nServer: ".utf8)
-            out.append(contentsOf: serverName.utf8)
+        // The exact size is known up front: one allocation, then copies.
+        let fields = headers.fields
+        var capacity = 9 + 20 + 1 + status.reason.utf8.count + 8 + date.count + 19 + 20 + 24 + 4
+        if let serverName { capacity += 10 + serverName.utf8.count }
+        for (name, value) in fields { capacity += 4 + name.utf8.count + value.utf8.count }
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var w = HeadWriter(base: buffer.baseAddress!)
+            w.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+            w.writeInt(status.code)
+            w.write(" ")
+            w.write(status.reason)
+            w.write("\r\nDate: ")
+            date.withUnsafeBufferPointer { w.write($0) }
+            if let serverName {
+                w.write("\r\nServer: ")
+                w.write(serverName)
+            }
+            for (name, value) in fields {
+                w.write("\r\n")
+                w.write(name)
+                w.write(": ")
+                let valueStart = w.offset
+                w.write(value)
+                // A value never carries CR or LF into the head.
+                for i in valueStart..<w.offset where w.base[i] == 0x0D || w.base[i] == 0x0A { w.base[i] = 0x20 }
+            }
+            if let contentLength {
+                w.write("\r\nContent-Length: ")
+                w.writeInt(contentLength)
+            }
+            if !keepAlive {
+                w.write("\r\nConnection: close")
+            } else if version == .http1_0 {
+                w.write("\r\nConnection: keep-alive")
+            }
+            w.write("\r\n\r\n")
+            assert(w.offset <= capacity)
+            count = w.offset
         }
-        for (name, value) in headers.fields {
-            out.append(contentsOf: "\r\n".utf8)
-            out.append(contentsOf: name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            // A value never carries CR or LF into the head.
-            for byte in value.utf8 { out.append(byte == 0x0D || byte == 0x0A ? 0x20 : byte) }
-        }
-        if let contentLength {
-            out.append(contentsOf: "\r\nContent-Length: ".utf8)
-            appendInt(contentLength, to: &out)
-        }
-        if !keepAlive {
-            out.append(contentsOf: "\r\nConnection: close".utf8)
-        } else if version == .http1_0 {
-            out.append(contentsOf: "\r\nConnection: keep-alive".utf8)
-        }
-        out.append(contentsOf: "\r\n\r\n".utf8)
-        return out
     }
 
-    static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(truncatingIfNeeded: value) + 0x30)
-            return
+    /// Copies into memory sized beforehand by `encode`.
+    private struct HeadWriter {
+        let base: UnsafeMutablePointer<UInt8>
+        var offset = 0
+
+        mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            (base + offset).update(from: source, count: bytes.count)
+            offset += bytes.count
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var v = value
-        withUnsafeMutableBytes(of: &digits) { raw in
-            while v > 0 {
-                raw[n] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                v /= 10
-                n += 1
+
+        mutating func write(_ text: StaticString) {
+            text.withUTF8Buffer { write($0) }
+        }
+
+        mutating func write(_ text: String) {
+            if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
+                for byte in text.utf8 { base[offset] = byte; offset += 1 }
             }
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(raw[i]) }
+        }
+
+        mutating func writeInt(_ value: Int) {
+            var v = value
+            var digits = 1
+            while v >= 10 { v /= 10; digits += 1 }
+            v = value
+            for i in stride(from: offset + digits - 1, through: offset, by: -1) {
+                base[i] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+            }
+            offset += digits
         }
     }
 }

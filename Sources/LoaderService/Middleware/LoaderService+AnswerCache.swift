@@ -5,12 +5,13 @@ extension LoaderService {
     /// answered from this loop's cache, with no parsing, computing or
     /// encoding. Only GET and HEAD without `Origin` (CORS headers vary).
     func answerCache(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
-        guard r.http.method == .GET || r.http.method == .HEAD, r.http.headers["origin"] == nil else { return try next(&r) }
-        let key = ResponseCache.Key(target: r.http.target, accept: r.http.headers["accept"] ?? "")
+        let headers = r.http.headers
+        guard r.http.method == .GET || r.http.method == .HEAD, headers.count(named: "origin") == 0 else { return try next(&r) }
+        let key = ResponseCache.Key(target: r.http.target, accept: headers["accept"] ?? "")
         let cache = r.caches.responses
         if let hit = cache.lookup(key) {
             r.route = hit.route
-            return ETag.matches(r.http.headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
+            return ETag.matches(headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
         }
         let response = try next(&r)
         cache.store(key, response, route: r.route)

@@ -13,10 +13,17 @@ final class ResponseCache: @unchecked Sendable {
         let accept: String
     }
 
-    struct Entry {
+    /// A class: a hit hands out one reference, not a copy of each field.
+    final class Entry {
         let response: HTTPResponse
         let etag: String
         let route: String
+
+        init(response: HTTPResponse, etag: String, route: String) {
+            self.response = response
+            self.etag = etag
+            self.route = route
+        }
     }
 
     static let capacity = 1024
