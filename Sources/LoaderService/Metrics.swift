@@ -29,10 +29,32 @@ public final class Metrics: Sendable {
     /// Counts by route, one shard per event loop (its lock is never
     /// contended) and one for answers completed off the loops.
     final class Shard: Sendable {
-        let routes = Mutex<[String: RouteStats]>([:])
+        /// Counts by route label. Labels are the router's (a few dozen at
+        /// most), so a list serves: answers come in runs of one route, and
+        /// checking the last label matched costs less than hashing it.
+        struct Routes {
+            var labels: [String] = []
+            var stats: [RouteStats] = []
+            var last = 0
+        }
+
+        let routes = Mutex(Routes())
 
         func record(route: String, status: Int, seconds: Double) {
-            routes.withLock { $0[route, default: RouteStats()].add(status: status, seconds: seconds) }
+            routes.withLock { r in
+                var i = r.last
+                if i >= r.labels.count || r.labels[i] != route {
+                    if let found = r.labels.firstIndex(of: route) {
+                        i = found
+                    } else {
+                        r.labels.append(route)
+                        r.stats.append(RouteStats())
+                        i = r.labels.count - 1
+                    }
+                    r.last = i
+                }
+                r.stats[i].add(status: status, seconds: seconds)
+            }
         }
     }
 
@@ -56,7 +78,8 @@ public final class Metrics: Sendable {
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
         var snapshot: [String: RouteStats] = [:]
         for shard in shards.withLock({ $0 }) {
-            for (route, stats) in shard.routes.withLock({ $0 }) { snapshot[route, default: RouteStats()].merge(stats) }
+            let routes = shard.routes.withLock { $0 }
+            for (route, stats) in zip(routes.labels, routes.stats) { snapshot[route, default: RouteStats()].merge(stats) }
         }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"

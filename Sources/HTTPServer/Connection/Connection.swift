@@ -62,7 +62,7 @@ final class Connection: Selectable, StreamSink {
         let scratch = server.loopStates[loop.index].scratch
         let n = read(fd, scratch.baseAddress, scratch.count)
         if n > 0 {
-            let now = monotonicNanoseconds()
+            let now = loop.wakeTime
             if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
             lastActivity = now
             if case .streaming = state { return }  // a streaming client has nothing more to say
@@ -139,7 +139,7 @@ final class Connection: Selectable, StreamSink {
             switch parser.parse(UnsafeBufferPointer(rebasing: input[start...])) {
             case .request(let request, let consumed):
                 start += consumed
-                requestStartedAt = start < input.count ? monotonicNanoseconds() : nil
+                requestStartedAt = start < input.count ? loop.wakeTime : nil
                 dispatch(request)
             case .sendContinue:
                 enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
@@ -189,7 +189,7 @@ final class Connection: Selectable, StreamSink {
             state = .streaming(writer, ending: closing)
             server.streamOpened()
             server.requestCompleted()
-            lastWriteProgress = monotonicNanoseconds()
+            lastWriteProgress = loop.wakeTime
             start(writer)
             if server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
@@ -238,7 +238,7 @@ final class Connection: Selectable, StreamSink {
         }
         let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if n == bytes.count {
-            lastWriteProgress = monotonicNanoseconds()
+            lastWriteProgress = loop.wakeTime
             return
         }
         if n < 0 {
@@ -246,7 +246,7 @@ final class Connection: Selectable, StreamSink {
             guard e == EAGAIN || e == EWOULDBLOCK || e == EINTR else { close(); return }
             enqueue(bytes)
         } else {
-            lastWriteProgress = monotonicNanoseconds()
+            lastWriteProgress = loop.wakeTime
             enqueue(Array(bytes[n...]))
         }
         updateInterest()
@@ -265,7 +265,7 @@ final class Connection: Selectable, StreamSink {
             let written = writeGathered()
             if written > 0 {
                 output.consume(written)
-                lastWriteProgress = monotonicNanoseconds()
+                lastWriteProgress = loop.wakeTime
                 continue
             }
             if written == 0 { break }  // would block

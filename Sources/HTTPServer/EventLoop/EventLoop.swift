@@ -64,6 +64,12 @@ public final class EventLoop: @unchecked Sendable {
     /// Timers and streams read time here, so a test can drive it.
     public var now: UInt64 { manualNow ?? monotonicNanoseconds() }
 
+    /// When the loop last woke from `epoll_wait`: a clock read once per
+    /// burst of events, for bookkeeping that needs no finer time than that
+    /// (a connection's idle and stall timeouts).
+    var wakeTime: UInt64 { manualNow ?? lastWake }
+    private var lastWake: UInt64 = monotonicNanoseconds()
+
     // MARK: Tasks and timers
 
     /// Runs `task` on the loop thread (soon, in order), from any thread.
@@ -180,6 +186,7 @@ public final class EventLoop: @unchecked Sendable {
             // epoll_wait counts milliseconds: round up so that timers never fire early.
             let timeout = wake <= now ? 0 : Int32(min((wake - now + 999_999) / 1_000_000, 60_000))
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
+            lastWake = monotonicNanoseconds()
             if n > 0 {
                 for i in 0..<Int(n) {
                     let token = events[i].data.u64

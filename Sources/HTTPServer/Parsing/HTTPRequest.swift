@@ -48,7 +48,7 @@ public struct HTTPRequest: Sendable {
     private final class Storage: Sendable {
         let method: HTTPMethod
         let target: String
-        let path: String
+        let pathBounds: Range<Int>?
         let pathSegments: [String]
         let query: [(name: String, value: String)]
         let version: HTTPVersion
@@ -59,7 +59,7 @@ public struct HTTPRequest: Sendable {
         init(method: HTTPMethod, target: String, parts: RequestTarget.Parts, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
             self.method = method
             self.target = target
-            self.path = parts.path
+            self.pathBounds = parts.pathBounds
             self.pathSegments = parts.segments
             self.query = parts.query
             self.version = version
@@ -75,7 +75,13 @@ public struct HTTPRequest: Sendable {
     /// The request target as sent (origin-form, absolute-form or `*`).
     public var target: String { storage.target }
     /// The path, percent-decoded per segment (`/loaders/typing/frames`).
-    public var path: String { storage.path }
+    public var path: String {
+        guard let bounds = storage.pathBounds else { return "*" }
+        if bounds.isEmpty { return "/" }
+        let utf8 = target.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: bounds.lowerBound)
+        return String(Substring(utf8[start..<utf8.index(start, offsetBy: bounds.count)]))
+    }
     /// The decoded path segments (`["loaders", "typing", "frames"]`).
     public var pathSegments: [String] { storage.pathSegments }
     /// Query items in order, percent-decoded, `+` as space.

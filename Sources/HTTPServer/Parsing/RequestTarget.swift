@@ -2,7 +2,9 @@
 /// `/path?query`, absolute-form `http://host/path?query`, and `*` for OPTIONS.
 enum RequestTarget {
     struct Parts {
-        var path: String
+        /// Where the path is in the target's bytes; nil for `*`. An empty
+        /// path is `/`. (The path string is made only when asked for.)
+        var pathBounds: Range<Int>?
         var segments: [String]
         var query: [(name: String, value: String)]
     }
@@ -10,7 +12,7 @@ enum RequestTarget {
     static func parse(_ target: String, method: HTTPMethod) throws(HTTPParseError) -> Parts {
         if target == "*" {
             guard method == .OPTIONS else { throw HTTPParseError(.badRequest, "* is only a target for OPTIONS") }
-            return Parts(path: "*", segments: [], query: [])
+            return Parts(pathBounds: nil, segments: [], query: [])
         }
         var copy = target
         let result = copy.withUTF8 { bytes -> Result<Parts, HTTPParseError> in
@@ -50,12 +52,11 @@ enum RequestTarget {
             }
             i = j + 1
         }
-        let path = pathEnd > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self) : "/"
         var query: [(name: String, value: String)] = []
         if queryEnd > pathEnd + 1 {
             query = try parseQuery(UnsafeBufferPointer(rebasing: bytes[(pathEnd + 1)..<queryEnd]), plain: plain)
         }
-        return Parts(path: path, segments: segments, query: query)
+        return Parts(pathBounds: start..<pathEnd, segments: segments, query: query)
     }
 
     /// `plain`: the bytes are known to hold no `%`, `+` or non-ASCII byte.

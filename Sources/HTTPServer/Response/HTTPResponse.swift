@@ -1,10 +1,24 @@
 /// Response header fields in order. Names are written as given.
 public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public private(set) var fields: [(name: String, value: String)] = []
+    public private(set) var fields: [(name: String, value: String)] = [] {
+        didSet { encoded = nil }
+    }
+    /// The fields as they go on the wire (`\r\nName: value` each), once
+    /// `prepareEncoding()` has written them: an answer sent many times
+    /// (a cached one) is not encoded again for each. Any change drops it.
+    private(set) var encoded: [UInt8]?
 
     public init() {}
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// Writes the fields' wire form now, for an answer that will be sent
+    /// many times as it is.
+    public mutating func prepareEncoding() {
+        var bytes = [UInt8]()
+        ResponseHead.appendFields(fields, to: &bytes)
+        encoded = bytes
     }
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }

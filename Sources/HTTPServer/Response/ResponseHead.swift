@@ -7,7 +7,10 @@ package enum ResponseHead {
         let fields = headers.fields
         var capacity = 9 + 20 + 1 + status.reason.utf8.count + 8 + date.count + 19 + 20 + 24 + 4
         if let serverName { capacity += 10 + serverName.utf8.count }
-        for (name, value) in fields { capacity += 4 + name.utf8.count + value.utf8.count }
+        let encoded = headers.encoded
+        if let encoded { capacity += encoded.count } else {
+            for (name, value) in fields { capacity += 4 + name.utf8.count + value.utf8.count }
+        }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var w = HeadWriter(base: buffer.baseAddress!)
             w.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
@@ -20,14 +23,10 @@ package enum ResponseHead {
                 w.write("\r\nServer: ")
                 w.write(serverName)
             }
-            for (name, value) in fields {
-                w.write("\r\n")
-                w.write(name)
-                w.write(": ")
-                let valueStart = w.offset
-                w.write(value)
-                // A value never carries CR or LF into the head.
-                for i in valueStart..<w.offset where w.base[i] == 0x0D || w.base[i] == 0x0A { w.base[i] = 0x20 }
+            if let encoded {
+                encoded.withUnsafeBufferPointer { w.write($0) }
+            } else {
+                w.writeFields(fields)
             }
             if let contentLength {
                 w.write("\r\nContent-Length: ")
@@ -41,6 +40,18 @@ package enum ResponseHead {
             w.write("\r\n\r\n")
             assert(w.offset <= capacity)
             count = w.offset
+        }
+    }
+
+    /// `\r\nName: value` for each field, appended to `bytes`.
+    static func appendFields(_ fields: [(name: String, value: String)], to bytes: inout [UInt8]) {
+        let count = fields.reduce(0) { $0 + 4 + $1.name.utf8.count + $1.value.utf8.count }
+        bytes.reserveCapacity(bytes.count + count)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var w = HeadWriter(base: buffer.baseAddress! + start)
+            w.writeFields(fields)
         }
     }
 
@@ -62,6 +73,18 @@ package enum ResponseHead {
         mutating func write(_ text: String) {
             if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
                 for byte in text.utf8 { base[offset] = byte; offset += 1 }
+            }
+        }
+
+        mutating func writeFields(_ fields: [(name: String, value: String)]) {
+            for (name, value) in fields {
+                write("\r\n")
+                write(name)
+                write(": ")
+                let valueStart = offset
+                write(value)
+                // A value never carries CR or LF into the head.
+                for i in valueStart..<offset where base[i] == 0x0D || base[i] == 0x0A { base[i] = 0x20 }
             }
         }
 

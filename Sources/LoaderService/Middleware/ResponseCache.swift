@@ -11,6 +11,30 @@ final class ResponseCache: @unchecked Sendable {
     struct Key: Hashable {
         let target: String
         let accept: String
+        /// FNV-1a over both, computed once: the dictionary, the set of
+        /// keys seen once and `store` all hash this one word, not the strings.
+        let digest: UInt64
+
+        init(target: String, accept: String) {
+            self.target = target
+            self.accept = accept
+            digest = Self.fnv1a(accept, Self.fnv1a(target, 0xcbf2_9ce4_8422_2325))
+        }
+
+        /// Then a separator that no UTF-8 byte equals.
+        private static func fnv1a(_ text: String, _ seed: UInt64) -> UInt64 {
+            let h = text.utf8.withContiguousStorageIfAvailable { fnv1a($0, seed) } ?? fnv1a(text.utf8, seed)
+            return (h ^ 0xFF) &* 0x100_0000_01b3
+        }
+
+        private static func fnv1a<C: Collection<UInt8>>(_ bytes: C, _ seed: UInt64) -> UInt64 {
+            var h = seed
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return h
+        }
+
+        static func == (a: Key, b: Key) -> Bool { a.digest == b.digest && a.target == b.target && a.accept == b.accept }
+        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
     }
 
     /// A class: a hit hands out one reference, not a copy of each field.
@@ -32,14 +56,14 @@ final class ResponseCache: @unchecked Sendable {
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
     /// Hashes of keys asked for once and not kept (cleared when full).
-    private var seen = Set<Int>()
+    private var seen = Set<UInt64>()
     static let seenCapacity = 8192
 
     func lookup(_ key: Key) -> Entry? { entries[key] }
 
     func store(_ key: Key, _ response: HTTPResponse, route: String) {
         guard response.status == .ok, case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes else { return }
-        let hash = key.hashValue
+        let hash = key.digest
         guard seen.remove(hash) != nil else {
             if seen.count >= Self.seenCapacity { seen.removeAll(keepingCapacity: true) }
             seen.insert(hash)
@@ -52,7 +76,9 @@ final class ResponseCache: @unchecked Sendable {
             entries.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        entries[key] = Entry(response: response, etag: etag, route: route)
+        var kept = response
+        kept.headers.prepareEncoding()  // sent many times as it is
+        entries[key] = Entry(response: kept, etag: etag, route: route)
         bytes += body.count
     }
 }
