@@ -52,7 +52,7 @@ extension LoaderService {
         }
 
         func fps(default value: Double) throws -> Double {
-            guard let text = values["fps"] else { return value }
+            guard let text = values.fps else { return value }
             return try LoaderService.fps(text)
         }
     }
@@ -60,10 +60,10 @@ extension LoaderService {
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
     func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
-        if let stream = query.values["stream"], stream != "sse" {
+        if let stream = query.values.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
         }
-        let wantsStream = query.values["stream"] == "sse" || Negotiation.wantsEventStream(request)
+        let wantsStream = query.values.stream == "sse" || Negotiation.wantsEventStream(request)
         let loader: ConfiguredLoader
         do {
             loader = try caches.loaders.loader(definition, query.loaderItems)
@@ -75,12 +75,12 @@ extension LoaderService {
             return try stream(loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
-        if query.values["clock"] != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
-        if query.values["from"] != nil || query.values["to"] != nil {
+        if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
+        if query.values.from != nil || query.values.to != nil {
             return try batch(loader, query, request)
         }
-        if query.values["fps"] != nil || query.values["duration"] != nil {
-            let name = query.values["fps"] != nil ? "fps" : "duration"
+        if query.values.fps != nil || query.values.duration != nil {
+            let name = query.values.fps != nil ? "fps" : "duration"
             throw ServiceError.invalid("\(name) applies to batches (from, to) and streams (Accept: text/event-stream or stream=sse)")
         }
         let explicit = try query.time("t")
@@ -95,8 +95,8 @@ extension LoaderService {
     /// field and `Link: <…>; rel="next"`) to the same batch from the
     /// following frame on.
     func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest) throws -> HTTPResponse {
-        if query.values["t"] != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
-        if query.values["duration"] != nil { throw ServiceError.invalid("duration applies to streams only") }
+        if query.values.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
+        if query.values.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
         guard let to = try query.time("to") else { throw ServiceError.invalid("to is required for a batch (frames from `from` to `to`)") }
         let from = try query.time("from") ?? 0
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
@@ -149,7 +149,7 @@ extension LoaderService {
 /// The frames endpoint's own query values (`frameQueryNames`), by name:
 /// stored fields, so a request makes no dictionary.
 struct OwnValues {
-    private var t, from, to, fps, stream, duration, clock: String?
+    private(set) var t, from, to, fps, stream, duration, clock: String?
 
     subscript(name: String) -> String? {
         get {

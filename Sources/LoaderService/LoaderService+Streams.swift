@@ -6,17 +6,17 @@ extension LoaderService {
     /// at exactly `t0 + k/fps` and leaves when the real clock since the
     /// stream began reaches `k/fps`.
     func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
-        if query.values["from"] != nil || query.values["to"] != nil {
+        if query.values.from != nil || query.values.to != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
         }
-        let clock = try StreamClock(query.values["clock"])
+        let clock = try StreamClock(query.values.clock)
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
-        let frameCount = try Self.streamFrameCount(query.values["duration"], fps: fps)
+        let frameCount = try Self.streamFrameCount(query.values.duration, fps: fps)
         let startK = Self.resumeAfter(request)
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         if case .shared = clock {
-            let steady = try sharedLoop(loader, query, t: query.values["t"])
+            let steady = try sharedLoop(loader, query, t: query.values.t)
             let tickers = caches.sharedClockTickers
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
                 tickers.ticker(for: steady, fps: fps, frames: sharedClockFrames, loop: writer.loop, metrics: metrics, heartbeatNanoseconds: heartbeat)

@@ -110,6 +110,25 @@ struct ParameterTests {
             #expect(parseDecimal(bad) == nil, "\(bad)")
         }
     }
+
+    /// Short decimals take an exact fast path; it must give strtod's double,
+    /// bit for bit, and hand everything else to it.
+    @Test func decimalsReadAsStrtodReadsThem() {
+        var texts = ["0", "-0", "0.0005", "1.50", "0.1", "0.3", "123456789012345", "1234567890123456", "9007199254740993",
+                     "1e22", "1e23", "1e-22", "1e-23", "4.35", "1.7976931348623157e308", "5e-324", "0.000000000000000000000000001",
+                     "00012.5000", "+3.25", "-7.125e1", "2.2250738585072014e-308", "1e10000", "1e-10000", "12345.678901234567"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = String(UInt64.random(in: 0...999_999_999_999_999_999, using: &generator))
+            let point = Int.random(in: 0...digits.count, using: &generator)
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -30...30, using: &generator))" }
+            texts.append(text)
+        }
+        for text in texts {
+            #expect(parseDecimal(text)?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
 }
 
 extension String {

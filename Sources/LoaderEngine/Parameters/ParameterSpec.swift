@@ -141,31 +141,87 @@ public enum TimeValue {
 /// A plain decimal number: optional sign, digits with an optional fraction,
 /// optional exponent. No hex, no `inf`, no `nan`, no spaces.
 func parseDecimal(_ text: some StringProtocol) -> Double? {
+    // Bytes from contiguous memory: a string's UTF-8 view, byte by byte,
+    // costs several times as much.
+    let scan = text.utf8.withContiguousStorageIfAvailable { scanDecimal($0) } ?? scanDecimal(Array(text.utf8))
+    switch scan {
+    case .invalid: return nil
+    case .exact(let value): return value
+    case .valid: return Double(text)
+    }
+}
+
+private enum DecimalScan {
+    /// Not a decimal.
+    case invalid
+    /// A decimal whose value the exact fast path gave.
+    case exact(Double)
+    /// A decimal for strtod to read.
+    case valid
+}
+
+private func scanDecimal(_ text: some Collection<UInt8>) -> DecimalScan {
     var sawDigit = false
     var index = 0
     var state = 0  // 0 sign/int, 1 int, 2 fraction, 3 exponent sign, 4 exponent
     var exponentDigit = false
-    for byte in text.utf8 {
+    // For the exact fast path: the significant digits as an integer, how
+    // many of them, the digits after the point, and the written exponent.
+    var mantissa: UInt64 = 0
+    var significant = 0
+    var fractionDigits = 0
+    var exponent = 0
+    var negative = false
+    var negativeExponent = false
+    for byte in text {
         defer { index += 1 }
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            if state >= 3 { exponentDigit = true; state = 4 } else { sawDigit = true; if state == 0 { state = 1 } }
+            let d = UInt64(byte &- UInt8(ascii: "0"))
+            if state >= 3 {
+                exponentDigit = true
+                state = 4
+                if exponent < 10_000 { exponent = exponent * 10 + Int(d) }
+            } else {
+                sawDigit = true
+                if state == 0 { state = 1 }
+                if significant > 0 || d != 0 {
+                    significant += 1
+                    if significant <= 19 { mantissa = mantissa &* 10 &+ d }
+                }
+                if state == 2 { fractionDigits += 1 }
+            }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard (state == 0 && index == 0) || (state == 3 && !exponentDigit) else { return nil }
-            if state == 3 { state = 4 }
+            guard (state == 0 && index == 0) || (state == 3 && !exponentDigit) else { return .invalid }
+            if state == 3 { state = 4; negativeExponent = byte == UInt8(ascii: "-") } else { negative = byte == UInt8(ascii: "-") }
         case UInt8(ascii: "."):
-            guard state <= 1 else { return nil }
+            guard state <= 1 else { return .invalid }
             state = 2
         case UInt8(ascii: "e"), UInt8(ascii: "E"):
-            guard sawDigit, state <= 2 else { return nil }
+            guard sawDigit, state <= 2 else { return .invalid }
             state = 3
         default:
-            return nil
+            return .invalid
         }
     }
-    guard sawDigit, state < 3 || exponentDigit else { return nil }
-    return Double(text)
+    guard sawDigit, state < 3 || exponentDigit else { return .invalid }
+    // Clinger's fast path: a mantissa below 2^53 and a power of ten up to
+    // 10^22 are both exact doubles, so one multiplication or division,
+    // correctly rounded, is the correctly rounded value, as strtod gives.
+    let scale = (negativeExponent ? -exponent : exponent) - fractionDigits
+    if significant <= 15, scale >= -22, scale <= 22 {
+        let m = Double(mantissa)
+        let v = scale >= 0 ? m * exactPowersOfTen[scale] : m / exactPowersOfTen[-scale]
+        return .exact(negative ? -v : v)
+    }
+    return .valid
 }
+
+/// 10^0 … 10^22: every one is exactly a double.
+private let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]
 
 private func isInteger(_ text: String) -> Bool {
     var first = true

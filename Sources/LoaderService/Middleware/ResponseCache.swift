@@ -98,12 +98,19 @@ final class LoaderCache: @unchecked Sendable {
             key += "="
             key += item.value
         }
-        if let hit = loaders[key] { return hit }
+        // Requests come in runs for one loader: compare before hashing.
+        if let last, last.key == key { return last.loader }
+        if let hit = loaders[key] {
+            last = (key, hit)
+            return hit
+        }
         let loader = try definition.configure(items)
         if loaders.count >= Self.capacity { loaders.removeAll(keepingCapacity: true) }
         loaders[key] = loader
+        last = (key, loader)
         return loader
     }
+    private var last: (key: String, loader: ConfiguredLoader)?
 }
 
 import LoaderEngine
