@@ -212,6 +212,10 @@ final class FrameStream {
     private var tickTask: (() -> Void)?
     private var heartbeat: TimerHandle?
     private var stoppedAlready = false
+    /// Frames sent and not yet added to the process-wide count: every loop
+    /// adding to one shared counter per frame would pass its cache line back
+    /// and forth. (Skips are rare, and counted at once.)
+    private var unreportedSent = 0
 
     init(source: any StreamSource, writer: StreamWriter, metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
         self.source = source
@@ -250,7 +254,8 @@ final class FrameStream {
                 return
             case .frame(let bytes, let done):
                 writer.write(bytes)
-                metrics.framesSent.add(1, ordering: .relaxed)
+                unreportedSent += 1
+                if unreportedSent >= 32 { report() }
                 if done {
                     end(reason: "done")
                     return
@@ -261,11 +266,18 @@ final class FrameStream {
         }
         k += 1
         guard let tickTask else { return }
-        timer = writer.loop.schedule(at: source.deadline(of: k), tickTask)
+        timer = writer.loop.reschedule(timer, at: source.deadline(of: k), tickTask)
+    }
+
+    /// At most 32 frames, a heartbeat or the stream's end late.
+    private func report() {
+        if unreportedSent > 0 { metrics.framesSent.add(unreportedSent, ordering: .relaxed) }
+        unreportedSent = 0
     }
 
     private func scheduleHeartbeat() {
         heartbeat = writer.loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
+            report()
             guard writer.isOpen else { return }
             if writer.hasRoom { writer.write(ServerSentEvent.comment("keep-alive")) }
             scheduleHeartbeat()
@@ -288,6 +300,7 @@ final class FrameStream {
         heartbeat = nil
         if !stoppedAlready {
             stoppedAlready = true
+            report()
             source.stopped()
         }
     }

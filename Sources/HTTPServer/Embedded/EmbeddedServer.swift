@@ -16,6 +16,12 @@ public final class EmbeddedServer {
         storage = responder.makeLoopStorage(for: loop)
     }
 
+    /// Streams still open end with the server, as a connection's do when it
+    /// closes (which also lets go of each writer's sink).
+    deinit {
+        for stream in streams { stream.close() }
+    }
+
     /// One request, answered as a connection would answer it: `HEAD` has
     /// no body, a deferred answer is waited for (up to `timeoutSeconds` of
     /// real time), and a stream is opened (read it through `stream`).

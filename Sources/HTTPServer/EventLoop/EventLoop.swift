@@ -87,6 +87,22 @@ public final class EventLoop: @unchecked Sendable {
         return handle
     }
 
+    /// Runs `task` at `deadline` through `handle` when that timer has
+    /// already fired (a stream re-arms its timer for each frame instead of
+    /// making one per frame); otherwise cancels it and makes a new one.
+    /// Returns the timer now armed. Loop thread only.
+    public func reschedule(_ handle: TimerHandle?, at deadline: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
+        guard let handle, !handle.isInHeap else {
+            handle?.cancel()
+            return schedule(at: deadline, task)
+        }
+        handle.deadline = deadline
+        handle.task = task
+        handle.isCancelled = false
+        timers.push(handle)
+        return handle
+    }
+
     /// Runs `task` after `nanoseconds`. Loop thread only.
     @discardableResult
     public func schedule(afterNanoseconds nanoseconds: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
@@ -214,9 +230,11 @@ public final class EventLoop: @unchecked Sendable {
         while let first = timers.peek(), first.deadline <= now {
             timers.pop()
             if !first.isCancelled {
+                // Taken before it runs: the task may re-arm this very timer.
+                let task = first.task
                 first.isCancelled = true
-                first.task?()
                 first.task = nil
+                task?()
             }
             afterEach()
         }
@@ -301,9 +319,11 @@ package struct Registration {
 
 /// A scheduled timer; cancel to keep it from running. Loop thread only.
 public final class TimerHandle {
-    let deadline: UInt64
-    var task: (() -> Void)?
-    var isCancelled = false
+    fileprivate(set) var deadline: UInt64
+    fileprivate(set) var task: (() -> Void)?
+    fileprivate(set) var isCancelled = false
+    /// Whether the loop's heap holds it (a fired timer may be re-armed).
+    fileprivate(set) var isInHeap = false
 
     init(deadline: UInt64, task: @escaping () -> Void) {
         self.deadline = deadline
@@ -317,37 +337,52 @@ public final class TimerHandle {
 }
 
 /// A binary min-heap of timers by deadline (cancelled ones are dropped lazily).
+/// Each entry keeps its deadline beside its handle, so sifting through
+/// thousands of stream timers reads one contiguous array, not an object per
+/// comparison.
 struct TimerHeap {
-    private var items: [TimerHandle] = []
+    private struct Entry {
+        let deadline: UInt64
+        let handle: TimerHandle
+    }
 
-    func peek() -> TimerHandle? { items.first }
+    private var items: [Entry] = []
 
-    mutating func push(_ item: TimerHandle) {
-        items.append(item)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if items[parent].deadline <= items[i].deadline { break }
-            items.swapAt(parent, i)
-            i = parent
+    func peek() -> TimerHandle? { items.first?.handle }
+
+    mutating func push(_ handle: TimerHandle) {
+        handle.isInHeap = true
+        items.append(Entry(deadline: handle.deadline, handle: handle))
+        items.withUnsafeMutableBufferPointer { heap in
+            var i = heap.count - 1
+            let moving = heap[i]
+            while i > 0 {
+                let parent = (i - 1) / 2
+                if heap[parent].deadline <= moving.deadline { break }
+                heap.swapAt(parent, i)
+                i = parent
+            }
         }
     }
 
     @discardableResult
     mutating func pop() -> TimerHandle? {
         guard !items.isEmpty else { return nil }
-        let top = items[0]
+        let top = items[0].handle
+        top.isInHeap = false
         let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
+        guard !items.isEmpty else { return top }
+        items.withUnsafeMutableBufferPointer { heap in
+            heap[0] = last
+            let count = heap.count
             var i = 0
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var smallest = i
-                if l < items.count && items[l].deadline < items[smallest].deadline { smallest = l }
-                if r < items.count && items[r].deadline < items[smallest].deadline { smallest = r }
+                if l < count && heap[l].deadline < heap[smallest].deadline { smallest = l }
+                if r < count && heap[r].deadline < heap[smallest].deadline { smallest = r }
                 if smallest == i { break }
-                items.swapAt(i, smallest)
+                heap.swapAt(i, smallest)
                 i = smallest
             }
         }

@@ -17,7 +17,11 @@ protocol StreamSink: AnyObject {
 /// when the client is not reading: the server never queues without bound.
 public final class StreamWriter {
     public let loop: EventLoop
-    weak var sink: (any StreamSink)?
+    /// Strong: a stream writes several times per frame, and a weak load
+    /// each time costs more than the write's own work. The sink (its
+    /// connection) holds this writer too; `connectionClosed`, which every
+    /// close calls, breaks the cycle.
+    var sink: (any StreamSink)?
     private var closed = false
     /// Called once when the stream ends for any reason: the client went away,
     /// it read nothing for too long, the server closed it, or `finish`.
