@@ -37,6 +37,33 @@ struct LiveServerTests {
         }
     }
 
+    /// A request that arrives again byte for byte is taken without parsing
+    /// (`RepeatedRequest`): it must be answered as a parsed one, whatever
+    /// follows it and however it is split, and a near copy must not pass for it.
+    @Test func repeatedRequestsAnswerAsParsedOnes() throws {
+        let (server, _) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let client = try TestClient(port: server.port)
+        let get = "GET /items/7?q=x HTTP/1.1\r\nHost: x\r\n\r\n"
+        client.send(get + get + get)
+        for i in 0..<3 { #expect(client.readResponse()?.text == "item 7 q=x\n", "copy \(i)") }
+        let post = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+        client.send(post + post + get)
+        #expect(client.readResponse()?.text == "abc")
+        #expect(client.readResponse()?.text == "abc")
+        #expect(client.readResponse()?.text == "item 7 q=x\n")
+        client.send("GET /items/7?q=xy HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.text == "item 7 q=xy\n")
+        client.send(get)
+        #expect(client.readResponse()?.text == "item 7 q=x\n")
+        client.send(String(get.prefix(10)))
+        client.send(String(get.dropFirst(10)))
+        #expect(client.readResponse()?.text == "item 7 q=x\n")
+        client.send("GET /items/7?q=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let last = try #require(client.readResponse())
+        #expect(last.text == "item 7 q=x\n" && last.headers["connection"] == "close")
+    }
+
     @Test func headHasHeadersButNoBody() throws {
         let (server, _) = try startServer()
         defer { server.shutdown(gracePeriod: 1_000_000_000) }

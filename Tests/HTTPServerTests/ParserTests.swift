@@ -117,6 +117,24 @@ struct ParserTests {
         #expect(keepAlive("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") == true)
     }
 
+    @Test func aRepeatedRequestMatchesOnlyItsExactBytes() throws {
+        var memo = RepeatedRequest()
+        let bytes = Array("GET /a?b=c HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let request = try HTTPRequest(method: .GET, target: "/a?b=c", headers: HTTPHeaders([("Host", "x")]))
+        func match(_ input: [UInt8]) -> Int? { input.withUnsafeBufferPointer { memo.match($0)?.consumed } }
+        #expect(match(bytes) == nil)  // nothing kept yet
+        bytes.withUnsafeBufferPointer { memo.remember(request, parsedFrom: $0) }
+        #expect(match(bytes) == bytes.count)
+        #expect(match(bytes + Array("GET /".utf8)) == bytes.count)  // the next request follows
+        #expect(match(Array(bytes.dropLast())) == nil)  // not all here yet
+        var other = bytes
+        other[6] = UInt8(ascii: "d")
+        #expect(match(other) == nil)
+        let big = [UInt8](repeating: 0x61, count: RepeatedRequest.maxBytes + 1)
+        big.withUnsafeBufferPointer { memo.remember(request, parsedFrom: $0) }
+        #expect(match(bytes) == nil && match(big) == nil)  // too big to keep, and the old one is gone
+    }
+
     @Test func targetsAndDecoding() throws {
         let r = try HTTPRequest(method: .GET, target: "/loaders/a%20b/frames?color=%230f0&x=1+2&flag&e=")
         #expect(r.path == "/loaders/a%20b/frames")

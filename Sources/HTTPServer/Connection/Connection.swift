@@ -135,9 +135,18 @@ final class Connection: Selectable, StreamSink {
     /// Returns how many bytes were taken.
     private func processBuffered(_ input: UnsafeBufferPointer<UInt8>) -> Int {
         var start = 0
+        let state = server.loopStates[loop.index]
         while !isClosed && isParsing && start < input.count {
-            switch parser.parse(UnsafeBufferPointer(rebasing: input[start...])) {
+            let rest = UnsafeBufferPointer(rebasing: input[start...])
+            if !parser.isMidRequest, let (request, consumed) = state.lastRequest.match(rest) {
+                start += consumed
+                requestStartedAt = start < input.count ? loop.wakeTime : nil
+                dispatch(request)
+                continue
+            }
+            switch parser.parse(rest) {
             case .request(let request, let consumed):
+                state.lastRequest.remember(request, parsedFrom: UnsafeBufferPointer(rebasing: rest[..<consumed]))
                 start += consumed
                 requestStartedAt = start < input.count ? loop.wakeTime : nil
                 dispatch(request)

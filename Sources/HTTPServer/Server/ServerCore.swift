@@ -21,6 +21,8 @@ final class ServerCore: @unchecked Sendable {
         var listenerRegistrations: [Registration] = []
         /// The responder's state for this loop (its caches).
         var responderStorage: AnyObject?
+        /// The last request parsed on this loop, by its bytes.
+        var lastRequest = RepeatedRequest()
 
         init(scratchSize: Int) {
             scratch = .allocate(capacity: scratchSize)
