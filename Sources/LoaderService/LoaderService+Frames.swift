@@ -64,20 +64,20 @@ extension LoaderService {
             throw ServiceError.invalid("stream must be sse")
         }
         let wantsStream = query.values.stream == "sse" || Negotiation.wantsEventStream(request)
-        let loader: ConfiguredLoader
+        let configured: LoaderCache.Entry
         do {
-            loader = try caches.loaders.loader(definition, query.loaderItems)
+            configured = try caches.loaders.loader(definition, query.loaderItems)
         } catch {
             throw ServiceError(error)
         }
 
         if wantsStream {
-            return try stream(loader, query, request, caches)
+            return try stream(configured.loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
         if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
         if query.values.from != nil || query.values.to != nil {
-            return try batch(loader, query, request)
+            return try batch(configured.loader, query, request)
         }
         if query.values.fps != nil || query.values.duration != nil {
             let name = query.values.fps != nil ? "fps" : "duration"
@@ -85,7 +85,7 @@ extension LoaderService {
         }
         let explicit = try query.time("t")
         let t = explicit ?? 0
-        return try json(FrameEncoder.encode(loader.frame(at: t)), request,
+        return try json(FrameEncoder.encode(configured.loader.frame(at: t)), request,
                         cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 

@@ -47,7 +47,7 @@ extension LoaderService {
                 throw ServiceError.invalid("loader \(index): no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
             }
             let loader: ConfiguredLoader
-            do { loader = try caches.loaders.loader(definition, items) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
+            do { loader = try caches.loaders.loader(definition, items).loader } catch { throw ServiceError.invalid("loader \(index): \(error)") }
             switch clock {
             case .stream: loaders.append(.stream(loader))
             case .shared:

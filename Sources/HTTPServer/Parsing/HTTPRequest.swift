@@ -70,10 +70,12 @@ public struct HTTPRequest: Sendable {
     }
 
     private let storage: Storage
+    // The accessors lend the stored values (`_read`) rather than return
+    // copies: a look at one header or query item costs no reference counts.
 
-    public var method: HTTPMethod { storage.method }
+    public var method: HTTPMethod { _read { yield storage.method } }
     /// The request target as sent (origin-form, absolute-form or `*`).
-    public var target: String { storage.target }
+    public var target: String { _read { yield storage.target } }
     /// The path, percent-decoded per segment (`/loaders/typing/frames`).
     public var path: String {
         guard let bounds = storage.pathBounds else { return "*" }
@@ -83,12 +85,12 @@ public struct HTTPRequest: Sendable {
         return String(Substring(utf8[start..<utf8.index(start, offsetBy: bounds.count)]))
     }
     /// The decoded path segments (`["loaders", "typing", "frames"]`).
-    public var pathSegments: [String] { storage.pathSegments }
+    public var pathSegments: [String] { _read { yield storage.pathSegments } }
     /// Query items in order, percent-decoded, `+` as space.
-    public var query: [(name: String, value: String)] { storage.query }
+    public var query: [(name: String, value: String)] { _read { yield storage.query } }
     public var version: HTTPVersion { storage.version }
-    public var headers: HTTPHeaders { storage.headers }
-    public var body: [UInt8] { storage.body }
+    public var headers: HTTPHeaders { _read { yield storage.headers } }
+    public var body: [UInt8] { _read { yield storage.body } }
     /// Whether the connection stays open after this request (RFC 9112 §9.3).
     public var keepAlive: Bool { storage.keepAlive }
 

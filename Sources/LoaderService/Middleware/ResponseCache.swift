@@ -84,13 +84,22 @@ final class ResponseCache: @unchecked Sendable {
 }
 
 /// Configured loaders by name and parameters, per event loop: building a
-/// loader's layer tree costs more than computing one of its frames. Loop
-/// thread only; cleared when full.
+/// loader's layer tree costs more than computing one of its frames. A hit
+/// hands out its entry (one reference), not a copy of the loader's fields.
+/// Loop thread only; cleared when full.
 final class LoaderCache: @unchecked Sendable {
-    private var loaders: [String: ConfiguredLoader] = [:]
+    final class Entry {
+        let loader: ConfiguredLoader
+        init(_ loader: ConfiguredLoader) { self.loader = loader }
+    }
+
+    private var loaders: [String: Entry] = [:]
+    /// Requests come in runs for one loader: compare before hashing.
+    private var lastKey = ""
+    private var last: Entry?
     static let capacity = 256
 
-    func loader(_ definition: LoaderDefinition, _ items: [(name: String, value: String)]) throws(ParameterError) -> ConfiguredLoader {
+    func loader(_ definition: LoaderDefinition, _ items: [(name: String, value: String)]) throws(ParameterError) -> Entry {
         var key = definition.name
         for item in items {
             key += "&"
@@ -98,19 +107,19 @@ final class LoaderCache: @unchecked Sendable {
             key += "="
             key += item.value
         }
-        // Requests come in runs for one loader: compare before hashing.
-        if let last, last.key == key { return last.loader }
+        if let last, key == lastKey { return last }
+        let entry: Entry
         if let hit = loaders[key] {
-            last = (key, hit)
-            return hit
+            entry = hit
+        } else {
+            entry = Entry(try definition.configure(items))
+            if loaders.count >= Self.capacity { loaders.removeAll(keepingCapacity: true) }
+            loaders[key] = entry
         }
-        let loader = try definition.configure(items)
-        if loaders.count >= Self.capacity { loaders.removeAll(keepingCapacity: true) }
-        loaders[key] = loader
-        last = (key, loader)
-        return loader
+        lastKey = key
+        last = entry
+        return entry
     }
-    private var last: (key: String, loader: ConfiguredLoader)?
 }
 
 import LoaderEngine
