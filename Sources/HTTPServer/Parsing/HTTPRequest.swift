@@ -76,7 +76,8 @@ public struct HTTPRequest: Sendable {
     public var method: HTTPMethod { _read { yield storage.method } }
     /// The request target as sent (origin-form, absolute-form or `*`).
     public var target: String { _read { yield storage.target } }
-    /// The path, percent-decoded per segment (`/loaders/typing/frames`).
+    /// The path as sent, without the query (`/loaders/typing/frames`);
+    /// `pathSegments` holds it decoded.
     public var path: String {
         guard let bounds = storage.pathBounds else { return "*" }
         if bounds.isEmpty { return "/" }
