@@ -33,8 +33,7 @@ public final class Metrics: Sendable {
         /// most), so a list serves: answers come in runs of one route, and
         /// checking the last label matched costs less than hashing it.
         struct Routes {
-            var labels: [String] = []
-            var stats: [RouteStats] = []
+            var counts: [(label: String, stats: RouteStats)] = []
             var last = 0
         }
 
@@ -43,17 +42,16 @@ public final class Metrics: Sendable {
         func record(route: String, status: Int, seconds: Double) {
             routes.withLock { r in
                 var i = r.last
-                if i >= r.labels.count || r.labels[i] != route {
-                    if let found = r.labels.firstIndex(of: route) {
+                if i >= r.counts.count || r.counts[i].label != route {
+                    if let found = r.counts.firstIndex(where: { $0.label == route }) {
                         i = found
                     } else {
-                        r.labels.append(route)
-                        r.stats.append(RouteStats())
-                        i = r.labels.count - 1
+                        r.counts.append((route, RouteStats()))
+                        i = r.counts.count - 1
                     }
                     r.last = i
                 }
-                r.stats[i].add(status: status, seconds: seconds)
+                r.counts[i].stats.add(status: status, seconds: seconds)
             }
         }
     }
@@ -78,8 +76,7 @@ public final class Metrics: Sendable {
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
         var snapshot: [String: RouteStats] = [:]
         for shard in shards.withLock({ $0 }) {
-            let routes = shard.routes.withLock { $0 }
-            for (route, stats) in zip(routes.labels, routes.stats) { snapshot[route, default: RouteStats()].merge(stats) }
+            for (route, stats) in shard.routes.withLock({ $0.counts }) { snapshot[route, default: RouteStats()].merge(stats) }
         }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"

@@ -138,27 +138,27 @@ final class Connection: Selectable, StreamSink {
         let state = server.loopStates[loop.index]
         while !isClosed && isParsing && start < input.count {
             let rest = UnsafeBufferPointer(rebasing: input[start...])
-            if !parser.isMidRequest, let (request, consumed) = state.lastRequest.match(rest) {
-                start += consumed
-                requestStartedAt = start < input.count ? loop.wakeTime : nil
-                dispatch(request)
-                continue
+            let request: HTTPRequest, consumed: Int
+            if !parser.isMidRequest, let kept = state.lastRequest.match(rest) {
+                (request, consumed) = kept
+            } else {
+                switch parser.parse(rest) {
+                case .request(let parsed, let taken):
+                    state.lastRequest.remember(parsed, parsedFrom: UnsafeBufferPointer(rebasing: rest[..<taken]))
+                    (request, consumed) = (parsed, taken)
+                case .sendContinue:
+                    enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    return start
+                case .needMore:
+                    return start
+                case .error(let error):
+                    fail(error)
+                    return input.count
+                }
             }
-            switch parser.parse(rest) {
-            case .request(let request, let consumed):
-                state.lastRequest.remember(request, parsedFrom: UnsafeBufferPointer(rebasing: rest[..<consumed]))
-                start += consumed
-                requestStartedAt = start < input.count ? loop.wakeTime : nil
-                dispatch(request)
-            case .sendContinue:
-                enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                return start
-            case .needMore:
-                return start
-            case .error(let error):
-                fail(error)
-                return input.count
-            }
+            start += consumed
+            requestStartedAt = start < input.count ? loop.wakeTime : nil
+            dispatch(request)
         }
         if queuedBytes >= server.configuration.highWatermark { pauseReading() }
         return start

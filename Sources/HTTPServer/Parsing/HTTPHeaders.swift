@@ -35,9 +35,11 @@ public struct HTTPHeaders: Sendable, Sequence {
         return string(field.valueStart, field.valueEnd)
     }
 
-    /// Every value of `name`, in order.
+    /// Every value of `name`, in order (no allocation when there is none).
     public func values(_ name: String) -> [String] {
-        fields.filter { matches($0, name) }.map { string($0.valueStart, $0.valueEnd) }
+        var found: [String] = []
+        for field in fields where matches(field, name) { found.append(string(field.valueStart, field.valueEnd)) }
+        return found
     }
 
     /// How many fields are named `name` (no strings made).

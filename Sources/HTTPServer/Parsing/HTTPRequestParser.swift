@@ -188,8 +188,8 @@ public struct HTTPRequestParser: Sendable {
         if hosts > 1 { throw HTTPParseError(.badRequest, "more than one Host header") }
 
         let body: BodyState
-        let encodings = headers.count(named: "transfer-encoding") == 0 ? [] : headers.values("transfer-encoding")
-        let lengths = headers.count(named: "content-length") == 0 ? [] : headers.values("content-length")
+        let encodings = headers.values("transfer-encoding")
+        let lengths = headers.values("content-length")
         if !encodings.isEmpty {
             if !lengths.isEmpty { throw HTTPParseError(.badRequest, "both Transfer-Encoding and Content-Length") }
             let codings = encodings.flatMap { $0.split(separator: ",").map { $0.trimmingSpaces.lowercasedASCII } }

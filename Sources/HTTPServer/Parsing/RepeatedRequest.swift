@@ -12,20 +12,20 @@ struct RepeatedRequest {
 
     /// The kept request when `input` starts with its bytes, and how many.
     func match(_ input: UnsafeBufferPointer<UInt8>) -> (HTTPRequest, consumed: Int)? {
-        guard let request, !bytes.isEmpty, input.count >= bytes.count,
+        guard let request, input.count >= bytes.count,
               bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, input.baseAddress!, $0.count) == 0 })
         else { return nil }
         return (request, bytes.count)
     }
 
     /// Keeps `request`, parsed from exactly `raw`.
+    /// A request too big to keep leaves nothing kept.
     mutating func remember(_ request: HTTPRequest, parsedFrom raw: UnsafeBufferPointer<UInt8>) {
+        bytes.removeAll(keepingCapacity: true)
         guard raw.count <= Self.maxBytes else {
             self.request = nil
-            bytes.removeAll(keepingCapacity: true)
             return
         }
-        bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: raw)
         self.request = request
     }

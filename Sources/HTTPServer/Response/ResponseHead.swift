@@ -8,9 +8,7 @@ package enum ResponseHead {
         var capacity = 9 + 20 + 1 + status.reason.utf8.count + 8 + date.count + 19 + 20 + 24 + 4
         if let serverName { capacity += 10 + serverName.utf8.count }
         let encoded = headers.encoded
-        if let encoded { capacity += encoded.count } else {
-            for (name, value) in fields { capacity += 4 + name.utf8.count + value.utf8.count }
-        }
+        capacity += encoded?.count ?? fieldsByteCount(fields)
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var w = HeadWriter(base: buffer.baseAddress!)
             w.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
@@ -45,7 +43,7 @@ package enum ResponseHead {
 
     /// `\r\nName: value` for each field, appended to `bytes`.
     static func appendFields(_ fields: [(name: String, value: String)], to bytes: inout [UInt8]) {
-        let count = fields.reduce(0) { $0 + 4 + $1.name.utf8.count + $1.value.utf8.count }
+        let count = fieldsByteCount(fields)
         bytes.reserveCapacity(bytes.count + count)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: count))
@@ -53,6 +51,11 @@ package enum ResponseHead {
             var w = HeadWriter(base: buffer.baseAddress! + start)
             w.writeFields(fields)
         }
+    }
+
+    /// What `\r\nName: value` takes for each field.
+    private static func fieldsByteCount(_ fields: [(name: String, value: String)]) -> Int {
+        fields.reduce(0) { $0 + 4 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
     /// Copies into memory sized beforehand by `encode`.

@@ -3,20 +3,9 @@ import HTTPServer
 /// Strong entity tags from the body bytes (FNV-1a, 64 bits).
 enum ETag {
     static func strong(_ body: [UInt8]) -> String {
-        // FNV-1a over 8-byte words, then the tail bytes; a final mix spreads
-        // the high bits. Only equality matters: same bytes, same tag.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        body.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                hash ^= raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                hash = hash &* 0x100_0000_01b3
-            }
-            for i in (words * 8)..<raw.count {
-                hash ^= UInt64(raw[i])
-                hash = hash &* 0x100_0000_01b3
-            }
-        }
+        // FNV-1a; a final mix spreads the high bits. Only equality matters:
+        // same bytes, same tag.
+        var hash = body.withUnsafeBytes { FNV1a.hash($0) }
         hash ^= hash >> 29
         hash = hash &* 0xbf58_476d_1ce4_e5b9
         hash ^= hash >> 32

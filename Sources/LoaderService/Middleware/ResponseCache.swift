@@ -18,19 +18,7 @@ final class ResponseCache: @unchecked Sendable {
         init(target: String, accept: String) {
             self.target = target
             self.accept = accept
-            digest = Self.fnv1a(accept, Self.fnv1a(target, 0xcbf2_9ce4_8422_2325))
-        }
-
-        /// Then a separator that no UTF-8 byte equals.
-        private static func fnv1a(_ text: String, _ seed: UInt64) -> UInt64 {
-            let h = text.utf8.withContiguousStorageIfAvailable { fnv1a($0, seed) } ?? fnv1a(text.utf8, seed)
-            return (h ^ 0xFF) &* 0x100_0000_01b3
-        }
-
-        private static func fnv1a<C: Collection<UInt8>>(_ bytes: C, _ seed: UInt64) -> UInt64 {
-            var h = seed
-            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return h
+            digest = FNV1a.hash(accept, seed: FNV1a.hash(target))
         }
 
         static func == (a: Key, b: Key) -> Bool { a.digest == b.digest && a.target == b.target && a.accept == b.accept }
