@@ -24,26 +24,28 @@ extension LoaderService {
     struct FramesQuery {
         var values = OwnValues()
         var loaderItems: [(name: String, value: String)] = []
+        /// Whether the request asks for a live stream (`stream=sse` or
+        /// `Accept: text/event-stream`).
+        let streaming: Bool
 
         init(_ request: HTTPRequest, _ definition: LoaderDefinition) throws {
-            let streaming = request.queryValue("stream") == "sse" || Negotiation.wantsEventStream(request)
-            let loaderTakesDuration = definition.parameters.contains { $0.name == "duration" }
+            // Asked only for the names whose meaning depends on it.
+            func streaming() -> Bool { request.queryValue("stream") == "sse" || Negotiation.wantsEventStream(request) }
             for item in request.query {
                 if item.name.hasPrefix("loader.") {
                     let name = String(item.name.dropFirst("loader.".count))
-                    guard streaming, LoaderService.streamQueryNames.contains(name), definition.parameters.contains(where: { $0.name == name }) else {
+                    guard streaming(), LoaderService.streamQueryNames.contains(name), definition.parameters.contains(where: { $0.name == name }) else {
                         throw ServiceError(.badRequest, "unknown_parameter",
                                            "unknown parameter \(item.name); loader.<name> names a loader parameter that a stream's own \(name) would hide, elsewhere write \(name)")
                     }
                     loaderItems.append((name, item.value))
-                } else if LoaderService.frameQueryNames.contains(item.name)
-                            && !(item.name == "duration" && !streaming && loaderTakesDuration) {
-                    guard values[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
-                    values[item.name] = item.value
-                } else {
+                } else if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) && !streaming() {
+                    loaderItems.append(item)
+                } else if try !values.take(item.name, item.value) {
                     loaderItems.append(item)
                 }
             }
+            self.streaming = values.stream == "sse" || Negotiation.wantsEventStream(request)
         }
 
         func time(_ name: String) throws -> Double? {
@@ -63,7 +65,6 @@ extension LoaderService {
         if let stream = query.values.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
         }
-        let wantsStream = query.values.stream == "sse" || Negotiation.wantsEventStream(request)
         let configured: LoaderCache.Entry
         do {
             configured = try caches.loaders.loader(definition, query.loaderItems)
@@ -71,7 +72,7 @@ extension LoaderService {
             throw ServiceError(error)
         }
 
-        if wantsStream {
+        if query.streaming {
             return try stream(configured.loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
@@ -152,30 +153,36 @@ struct OwnValues {
     private(set) var t, from, to, fps, stream, duration, clock: String?
 
     subscript(name: String) -> String? {
-        get {
-            switch name {
-            case "t": t
-            case "from": from
-            case "to": to
-            case "fps": fps
-            case "stream": stream
-            case "duration": duration
-            case "clock": clock
-            default: nil
-            }
+        switch name {
+        case "t": t
+        case "from": from
+        case "to": to
+        case "fps": fps
+        case "stream": stream
+        case "duration": duration
+        case "clock": clock
+        default: nil
         }
-        set {
-            switch name {
-            case "t": t = newValue
-            case "from": from = newValue
-            case "to": to = newValue
-            case "fps": fps = newValue
-            case "stream": stream = newValue
-            case "duration": duration = newValue
-            case "clock": clock = newValue
-            default: preconditionFailure("\(name) is not one of the frames endpoint's own names")
-            }
+    }
+
+    /// Keeps `value` when `name` is one of the endpoint's own names (false
+    /// when it is not); a name given twice is a 400.
+    mutating func take(_ name: String, _ value: String) throws -> Bool {
+        func keep(_ slot: inout String?) throws {
+            guard slot == nil else { throw ServiceError.invalid("\(name) is given more than once") }
+            slot = value
         }
+        switch name {
+        case "t": try keep(&t)
+        case "from": try keep(&from)
+        case "to": try keep(&to)
+        case "fps": try keep(&fps)
+        case "stream": try keep(&stream)
+        case "duration": try keep(&duration)
+        case "clock": try keep(&clock)
+        default: return false
+        }
+        return true
     }
 }
 

@@ -6,20 +6,29 @@ public final class Metrics: Sendable {
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
     struct RouteStats {
-        var byStatus: [Int: Int] = [:]
+        /// Counts by status: a route answers few statuses, so a list, the
+        /// last one checked first, costs less than hashing the status.
+        var byStatus: [(status: Int, count: Int)] = []
+        var lastStatus = 0
         var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count)
         var count = 0
         var sum = 0.0
 
         mutating func add(status: Int, seconds: Double) {
-            byStatus[status, default: 0] += 1
+            if lastStatus >= byStatus.count || byStatus[lastStatus].status != status {
+                lastStatus = byStatus.firstIndex { $0.status == status } ?? byStatus.count
+                if lastStatus == byStatus.count { byStatus.append((status, 0)) }
+            }
+            byStatus[lastStatus].count += 1
             count += 1
             sum += seconds
             if let i = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[i] += 1 }
         }
 
         mutating func merge(_ other: RouteStats) {
-            for (status, n) in other.byStatus { byStatus[status, default: 0] += n }
+            for (status, n) in other.byStatus {
+                if let i = byStatus.firstIndex(where: { $0.status == status }) { byStatus[i].count += n } else { byStatus.append((status, n)) }
+            }
             for i in bucketCounts.indices { bucketCounts[i] += other.bucketCounts[i] }
             count += other.count
             sum += other.sum
@@ -82,7 +91,7 @@ public final class Metrics: Sendable {
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE loaderd_http_requests_total counter\n"
         for route in snapshot.keys.sorted() {
-            for (status, n) in snapshot[route]!.byStatus.sorted(by: { $0.key < $1.key }) {
+            for (status, n) in snapshot[route]!.byStatus.sorted(by: { $0.status < $1.status }) {
                 out += "loaderd_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(n)\n"
             }
         }

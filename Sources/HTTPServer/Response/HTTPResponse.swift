@@ -10,7 +10,9 @@ public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLi
 
     public init() {}
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // Labels are not part of a tuple's layout: the literal's own array,
+        // not a copy (`map` or `as` would build a second one per answer).
+        fields = unsafeBitCast(elements, to: [(name: String, value: String)].self)
     }
 
     /// Writes the fields' wire form now, for an answer that will be sent

@@ -13,8 +13,10 @@ public struct Router<Handler: Sendable>: Sendable {
         case methodNotAllowed(allowed: [HTTPMethod])
     }
 
-    private var table = RouteTable()
-    private var handlers: [Handler] = []
+    // Inlinable, so that a caller's `Handler` is specialised: a generic
+    // `match` looked up `Match`'s metadata at run time on every request.
+    @usableFromInline var table = RouteTable()
+    @usableFromInline var handlers: [Handler] = []
 
     public init() {}
 
@@ -23,6 +25,7 @@ public struct Router<Handler: Sendable>: Sendable {
         handlers.append(handler)
     }
 
+    @inlinable
     public func match(method: HTTPMethod, path segments: [String]) -> Match {
         switch table.match(method: method, path: segments) {
         case .found(let index, let parameters): .found(handlers[index], parameters: parameters)
@@ -39,6 +42,7 @@ public struct Router<Handler: Sendable>: Sendable {
 /// compiled once here rather than instantiated at each call from another
 /// module. Routes are grouped by their number of segments, so a path is
 /// compared only with patterns of its length.
+@usableFromInline
 struct RouteTable: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(String)
@@ -52,6 +56,7 @@ struct RouteTable: Sendable {
         let literals: Int
     }
 
+    @usableFromInline
     enum Match {
         case found(Int, parameters: RouteParameters)
         case notFound
@@ -74,16 +79,17 @@ struct RouteTable: Sendable {
         routes.append(Route(method: method, segments: segments, literals: literals))
     }
 
+    @usableFromInline
     func match(method: HTTPMethod, path segments: [String]) -> Match {
         guard segments.count < byLength.count else { return .notFound }
         var found = -1
         var best = -1
         var otherMethods = false
         for index in byLength[segments.count] where Self.matches(routes[index].segments, segments) {
-            let route = routes[index]
-            if route.literals > best { best = route.literals; found = -1; otherMethods = false }
-            guard route.literals == best else { continue }
-            if route.method == method || (method == .HEAD && route.method == .GET) {
+            let literals = routes[index].literals, routeMethod = routes[index].method
+            if literals > best { best = literals; found = -1; otherMethods = false }
+            guard literals == best else { continue }
+            if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
                 if found < 0 { found = index }
             } else {
                 otherMethods = true
@@ -108,7 +114,9 @@ struct RouteTable: Sendable {
 
     private static func matches(_ pattern: [Segment], _ path: [String]) -> Bool {
         for i in pattern.indices {
-            if case .literal(let text) = pattern[i], text != path[i] { return false }
+            // Lengths first: most literals that differ differ in length,
+            // and comparing two lengths costs less than comparing two strings.
+            if case .literal(let text) = pattern[i], text.utf8.count != path[i].utf8.count || text != path[i] { return false }
         }
         return true
     }
@@ -116,20 +124,27 @@ struct RouteTable: Sendable {
     private static func parameters(_ pattern: [Segment], _ path: [String]) -> RouteParameters {
         var parameters = RouteParameters()
         for i in pattern.indices {
-            if case .parameter(let name) = pattern[i] { parameters.values.append((name, path[i])) }
+            if case .parameter(let name) = pattern[i] { parameters.append(name, path[i]) }
         }
         return parameters
     }
 }
 
-/// The values of a route's `:name` segments (few: a linear search).
+/// The values of a route's `:name` segments (few: a linear search). The
+/// first is kept inline: most routes have one, and it then costs no array.
 public struct RouteParameters: Sendable {
-    var values: [(name: String, value: String)] = []
+    private var first: (name: String, value: String)?
+    private var rest: [(name: String, value: String)] = []
 
     public init() {}
 
+    mutating func append(_ name: String, _ value: String) {
+        if first == nil { first = (name, value) } else { rest.append((name, value)) }
+    }
+
     public subscript(name: String) -> String? {
-        for (n, v) in values where n == name { return v }
+        if let first, first.name == name { return first.value }
+        for (n, v) in rest where n == name { return v }
         return nil
     }
 }

@@ -1,7 +1,7 @@
 extension LoaderDefinition {
     /// A catalogue entry for a definition: it takes `color`, `speed`,
     /// `scale`, `motion` and the event `stop`, like every loader.
-    public init(document: LoaderDocument) {
+    public convenience init(document: LoaderDocument) {
         let reduced = document.reducedMotion != nil
             ? "The definition's own reducedMotion layers."
             : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
@@ -36,7 +36,7 @@ extension LoaderDefinition {
     public static let definedEvents = [CommonParameters.stop]
 
     /// Parses a definition into a catalogue entry.
-    public init(definition bytes: [UInt8]) throws(DefinitionError) {
+    public convenience init(definition bytes: [UInt8]) throws(DefinitionError) {
         self.init(document: try LoaderDocument.parse(bytes))
     }
 }

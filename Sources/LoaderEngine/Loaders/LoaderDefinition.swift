@@ -90,7 +90,9 @@ public struct CopyRelation: Sendable, Equatable {
 }
 
 /// A catalog entry: what a loader is, what it takes, and how to build it.
-public struct LoaderDefinition: Sendable {
+/// A class of constants: a request hands it on as one reference instead of
+/// a dozen.
+public final class LoaderDefinition: Sendable {
     public let name: String
     public let summary: String
     public let parameters: [ParameterSpec]

@@ -43,20 +43,23 @@ final class ResponseCache: @unchecked Sendable {
     static let maxBytes = 8 << 20
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
-    /// Hashes of keys asked for once and not kept (cleared when full).
-    private var seen = Set<UInt64>()
-    static let seenCapacity = 8192
+    /// Digests of keys asked for once and not kept, one per slot by their
+    /// low bits: a later key in the same slot makes the table forget the
+    /// earlier one, which then waits for a second ask again. No hashing and
+    /// no clearing, for the one-off requests that fill it.
+    private var seen = [UInt64](repeating: 0, count: ResponseCache.seenSlots)
+    static let seenSlots = 8192  // a power of two
 
     func lookup(_ key: Key) -> Entry? { entries[key] }
 
     func store(_ key: Key, _ response: HTTPResponse, route: String) {
         guard response.status == .ok, case .bytes(let body) = response.body, body.count <= Self.maxBodyBytes else { return }
-        let hash = key.digest
-        guard seen.remove(hash) != nil else {
-            if seen.count >= Self.seenCapacity { seen.removeAll(keepingCapacity: true) }
-            seen.insert(hash)
+        let slot = Int(truncatingIfNeeded: key.digest) & (Self.seenSlots - 1)
+        guard seen[slot] == key.digest else {
+            seen[slot] = key.digest
             return
         }
+        seen[slot] = 0
         guard let cacheControl = response.headers["Cache-Control"], cacheControl.hasSuffix("immutable") || cacheControl.hasPrefix("public"),
               let etag = response.headers["ETag"]
         else { return }
