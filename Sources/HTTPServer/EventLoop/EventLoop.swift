@@ -198,7 +198,7 @@ public final class EventLoop: @unchecked Sendable {
         while !stopping {
             let now = monotonicNanoseconds()
             var wake = nextTick
-            if let first = timers.peek(), first.deadline < wake { wake = first.deadline }
+            if let next = timers.nextDeadline, next < wake { wake = next }
             // epoll_wait counts milliseconds: round up so that timers never fire early.
             let timeout = wake <= now ? 0 : Int32(min((wake - now + 999_999) / 1_000_000, 60_000))
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
@@ -227,13 +227,11 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs each timer whose deadline has come, earliest first.
     private func fireTimers(dueBy now: UInt64, afterEach: () -> Void = {}) {
-        while let first = timers.peek(), first.deadline <= now {
-            timers.pop()
+        while let first = timers.pop(dueBy: now) {
             if !first.isCancelled {
-                // Taken before it runs: the task may re-arm this very timer.
-                let task = first.task
+                // Moved out before it runs: the task may re-arm this very timer.
+                let task = first.task.take()
                 first.isCancelled = true
-                first.task = nil
                 task?()
             }
             afterEach()
@@ -286,8 +284,8 @@ extension EventLoop {
         precondition(manualNow != nil, "advance is for embedded loops")
         let target = now &+ nanoseconds
         runPending()
-        while let first = timers.peek(), first.deadline <= target {
-            manualNow = max(now, first.deadline)
+        while let next = timers.nextDeadline, next <= target {
+            manualNow = max(now, next)
             runPending()
         }
         manualNow = target
@@ -348,7 +346,16 @@ struct TimerHeap {
 
     private var items: [Entry] = []
 
-    func peek() -> TimerHandle? { items.first?.handle }
+    /// The earliest deadline, from the heap's own array.
+    var nextDeadline: UInt64? { items.first?.deadline }
+
+    /// The earliest timer when its deadline is `now` or earlier, taken out
+    /// (the deadline read from the heap's own array: no timer is touched
+    /// until one is due).
+    mutating func pop(dueBy now: UInt64) -> TimerHandle? {
+        guard let first = items.first, first.deadline <= now else { return nil }
+        return pop()
+    }
 
     mutating func push(_ handle: TimerHandle) {
         handle.isInHeap = true
