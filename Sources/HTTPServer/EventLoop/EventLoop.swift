@@ -227,7 +227,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs each timer whose deadline has come, earliest first.
     private func fireTimers(dueBy now: UInt64, afterEach: () -> Void = {}) {
-        while let first = timers.pop(dueBy: now) {
+        // The deadline is read from the heap's own array: no timer object is
+        // touched, and the heap is not changed, until one is due.
+        while let next = timers.nextDeadline, next <= now, let first = timers.pop() {
             if !first.isCancelled {
                 // Moved out before it runs: the task may re-arm this very timer.
                 let task = first.task.take()
@@ -348,14 +350,6 @@ struct TimerHeap {
 
     /// The earliest deadline, from the heap's own array.
     var nextDeadline: UInt64? { items.first?.deadline }
-
-    /// The earliest timer when its deadline is `now` or earlier, taken out
-    /// (the deadline read from the heap's own array: no timer is touched
-    /// until one is due).
-    mutating func pop(dueBy now: UInt64) -> TimerHandle? {
-        guard let first = items.first, first.deadline <= now else { return nil }
-        return pop()
-    }
 
     mutating func push(_ handle: TimerHandle) {
         handle.isInHeap = true
