@@ -86,10 +86,10 @@ struct RouteTable: Sendable {
         var best = -1
         var otherMethods = false
         for index in byLength[segments.count] where Self.matches(routes[index].segments, segments) {
-            let literals = routes[index].literals, routeMethod = routes[index].method
-            if literals > best { best = literals; found = -1; otherMethods = false }
-            guard literals == best else { continue }
-            if routeMethod == method || (method == .HEAD && routeMethod == .GET) {
+            let route = routes[index]
+            if route.literals > best { best = route.literals; found = -1; otherMethods = false }
+            guard route.literals == best else { continue }
+            if route.method == method || (method == .HEAD && route.method == .GET) {
                 if found < 0 { found = index }
             } else {
                 otherMethods = true
@@ -114,9 +114,7 @@ struct RouteTable: Sendable {
 
     private static func matches(_ pattern: [Segment], _ path: [String]) -> Bool {
         for i in pattern.indices {
-            // Lengths first: most literals that differ differ in length,
-            // and comparing two lengths costs less than comparing two strings.
-            if case .literal(let text) = pattern[i], text.utf8.count != path[i].utf8.count || text != path[i] { return false }
+            if case .literal(let text) = pattern[i], text != path[i] { return false }
         }
         return true
     }
