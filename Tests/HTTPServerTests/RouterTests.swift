@@ -30,4 +30,18 @@ struct RouterTests {
         #expect(handler(r.match(method: .GET, path: ["loaders", "preview", "frames"])) == "frames")
         guard case .notFound = r.match(method: .GET, path: ["nothing"]) else { Issue.record("expected 404"); return }
     }
+
+    @Test func parametersAreFoundByName() {
+        var r = Router<String>()
+        r.add(.GET, "/sessions/{id}/frames", "one")
+        r.add(.GET, "/a/:first/b/{second}/{third}", "three")
+        guard case let .found(_, one) = r.match(method: .GET, path: ["sessions", "s-1", "frames"]) else { Issue.record("no match"); return }
+        #expect(one["id"] == "s-1")
+        #expect(one["name"] == nil)
+        guard case let .found(_, three) = r.match(method: .HEAD, path: ["a", "x", "b", "y", "z"]) else { Issue.record("no match"); return }
+        #expect(three["first"] == "x")
+        #expect(three["second"] == "y")
+        #expect(three["third"] == "z")
+        #expect(three["b"] == nil)
+    }
 }

@@ -1,0 +1,53 @@
+import HTTPServer
+import Testing
+@testable import LoaderService
+
+struct ResponseCacheTests {
+    func answer(_ body: String, cacheControl: String = "public, max-age=31536000, immutable") -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Cache-Control": cacheControl, "ETag": "\"1\""], body: Array(body.utf8))
+    }
+
+    @Test func anAnswerIsKeptTheSecondTimeItsKeyIsAsked() {
+        let cache = ResponseCache()
+        let key = ResponseCache.Key(target: "/loaders/typing/frames?t=0.5", accept: "")
+        cache.store(key, answer("frame"), route: "/loaders/{name}/frames")
+        #expect(cache.lookup(key) == nil)
+        cache.store(key, answer("frame"), route: "/loaders/{name}/frames")
+        let hit = cache.lookup(key)
+        #expect(hit.map { Array($0.response.headers.map(\.name)) } == ["Cache-Control", "ETag"])
+        #expect(hit?.route == "/loaders/{name}/frames")
+        #expect(hit?.etag == "\"1\"")
+        if case .bytes(let body)? = hit?.response.body { #expect(body == Array("frame".utf8)) } else { Issue.record("no body kept") }
+        // Another Accept is another key.
+        #expect(cache.lookup(ResponseCache.Key(target: "/loaders/typing/frames?t=0.5", accept: "text/html")) == nil)
+    }
+
+    @Test func oneOffKeysLeaveNoEntriesAndARepeatedOneIsStillKept() {
+        let cache = ResponseCache()
+        let keys = (0..<20_000).map { ResponseCache.Key(target: "/loaders/typing/frames?t=\($0)", accept: "") }
+        for key in keys { cache.store(key, answer("x"), route: "r") }
+        #expect(keys.allSatisfy { cache.lookup($0) == nil })
+        let repeated = ResponseCache.Key(target: "/loaders/typing/frames?t=0.25", accept: "")
+        cache.store(repeated, answer("y"), route: "r")
+        cache.store(repeated, answer("y"), route: "r")
+        #expect(cache.lookup(repeated) != nil)
+    }
+
+    @Test func answersThatMayChangeAreNotKept() {
+        let cache = ResponseCache()
+        let key = ResponseCache.Key(target: "/loaders/typing/frames", accept: "")
+        for _ in 0..<3 { cache.store(key, answer("z", cacheControl: "no-cache"), route: "r") }
+        #expect(cache.lookup(key) == nil)
+    }
+
+    @Test func metricsCountEachStatusOfARoute() throws {
+        let app = TestApp()
+        for target in ["t=1", "t=1", "t=-1", "t=1", "t=x", "t=2"] {
+            _ = try get(app, "/loaders/typing/frames?\(target)")
+        }
+        let text = try get(app, "/metrics").text
+        let frames = text.split(separator: "\n").filter { $0.hasPrefix(#"loaderd_http_requests_total{route="/loaders/{name}/frames""#) }
+        #expect(frames == [#"loaderd_http_requests_total{route="/loaders/{name}/frames",status="200"} 4"#,
+                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",status="400"} 2"#])
+    }
+}
