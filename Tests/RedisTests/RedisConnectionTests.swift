@@ -148,3 +148,42 @@ extension RedisConnectionTests {
         return condition()
     }
 }
+
+extension RedisConnectionTests {
+    /// A reply's callback during which the connection drops (Redis closed
+    /// it, and the callback's own command finds out): the rest of that read
+    /// goes with the connection, and the connection comes back. (Redis lost
+    /// during a burst of session events did this to a replica.)
+    @Test func aConnectionDroppedInsideAReplyCallbackComesBack() throws {
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+            guard case .success(.integer(let id))? = call(c, ["CLIENT", "ID"]) else { Issue.record("no client id"); return }
+            nonisolated(unsafe) let admin = try TestClient(port: redis.port)  // used on the loop only, inside the callback
+            let answered = Atomic<Bool>(false)
+            let droppedInside = Atomic<Bool>(false)
+            let done = Atomic<Bool>(false)
+            c.send(["PING"]) { r in
+                if case .success = r { answered.store(true, ordering: .relaxed) }
+                // Another client has Redis close this connection now…
+                admin.send("CLIENT KILL ID \(id)\r\n")
+                _ = admin.read(until: "\r\n")
+                // …and this callback's own commands find it gone.
+                let deadline = monotonicNanoseconds() + 2_000_000_000
+                while c.isConnected && monotonicNanoseconds() < deadline {
+                    c.send(["PING"]) { _ in }
+                    usleep(1_000)
+                }
+                droppedInside.store(!c.isConnected, ordering: .relaxed)
+                done.store(true, ordering: .relaxed)
+            }
+            for _ in 0..<3 { c.send(["PING"]) { _ in } }
+            #expect(eventually { done.load(ordering: .relaxed) })
+            let (dropped, replied) = (droppedInside.load(ordering: .relaxed), answered.load(ordering: .relaxed))
+            #expect(dropped)
+            #expect(replied)
+            #expect(waitConnected(c))
+            #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+            c.close()
+        }
+    }
+}
