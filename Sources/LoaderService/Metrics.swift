@@ -5,30 +5,42 @@ public final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
+    /// A few values by key, in the order first seen, the last key found
+    /// checked first: answers come in runs of one route and one status, and
+    /// one comparison costs less than hashing the key.
+    struct RecentFirst<Key: Equatable, Value> {
+        private(set) var entries: [(key: Key, value: Value)] = []
+        private var last = 0
+
+        /// Changes `key`'s value, made from `initial` when the key is new.
+        mutating func update(_ key: Key, initial: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
+            if last >= entries.count || entries[last].key != key {
+                if let found = entries.firstIndex(where: { $0.key == key }) {
+                    last = found
+                } else {
+                    entries.append((key, initial()))
+                    last = entries.count - 1
+                }
+            }
+            change(&entries[last].value)
+        }
+    }
+
     struct RouteStats {
-        /// Counts by status: a route answers few statuses, so a list, the
-        /// last one checked first, costs less than hashing the status.
-        var byStatus: [(status: Int, count: Int)] = []
-        var lastStatus = 0
+        var byStatus = RecentFirst<Int, Int>()
         var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count)
         var count = 0
         var sum = 0.0
 
         mutating func add(status: Int, seconds: Double) {
-            if lastStatus >= byStatus.count || byStatus[lastStatus].status != status {
-                lastStatus = byStatus.firstIndex { $0.status == status } ?? byStatus.count
-                if lastStatus == byStatus.count { byStatus.append((status, 0)) }
-            }
-            byStatus[lastStatus].count += 1
+            byStatus.update(status, initial: 0) { $0 += 1 }
             count += 1
             sum += seconds
             if let i = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[i] += 1 }
         }
 
         mutating func merge(_ other: RouteStats) {
-            for (status, n) in other.byStatus {
-                if let i = byStatus.firstIndex(where: { $0.status == status }) { byStatus[i].count += n } else { byStatus.append((status, n)) }
-            }
+            for (status, n) in other.byStatus.entries { byStatus.update(status, initial: 0) { $0 += n } }
             for i in bucketCounts.indices { bucketCounts[i] += other.bucketCounts[i] }
             count += other.count
             sum += other.sum
@@ -36,32 +48,13 @@ public final class Metrics: Sendable {
     }
 
     /// Counts by route, one shard per event loop (its lock is never
-    /// contended) and one for answers completed off the loops.
+    /// contended) and one for answers completed off the loops. Labels are
+    /// the router's (a few dozen at most).
     final class Shard: Sendable {
-        /// Counts by route label. Labels are the router's (a few dozen at
-        /// most), so a list serves: answers come in runs of one route, and
-        /// checking the last label matched costs less than hashing it.
-        struct Routes {
-            var counts: [(label: String, stats: RouteStats)] = []
-            var last = 0
-        }
-
-        let routes = Mutex(Routes())
+        let routes = Mutex(RecentFirst<String, RouteStats>())
 
         func record(route: String, status: Int, seconds: Double) {
-            routes.withLock { r in
-                var i = r.last
-                if i >= r.counts.count || r.counts[i].label != route {
-                    if let found = r.counts.firstIndex(where: { $0.label == route }) {
-                        i = found
-                    } else {
-                        r.counts.append((route, RouteStats()))
-                        i = r.counts.count - 1
-                    }
-                    r.last = i
-                }
-                r.counts[i].stats.add(status: status, seconds: seconds)
-            }
+            routes.withLock { $0.update(route, initial: RouteStats()) { $0.add(status: status, seconds: seconds) } }
         }
     }
 
@@ -85,13 +78,13 @@ public final class Metrics: Sendable {
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
         var snapshot: [String: RouteStats] = [:]
         for shard in shards.withLock({ $0 }) {
-            for (route, stats) in shard.routes.withLock({ $0.counts }) { snapshot[route, default: RouteStats()].merge(stats) }
+            for (route, stats) in shard.routes.withLock({ $0.entries }) { snapshot[route, default: RouteStats()].merge(stats) }
         }
         var out = ""
         out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE loaderd_http_requests_total counter\n"
         for route in snapshot.keys.sorted() {
-            for (status, n) in snapshot[route]!.byStatus.sorted(by: { $0.status < $1.status }) {
+            for (status, n) in snapshot[route]!.byStatus.entries.sorted(by: { $0.key < $1.key }) {
                 out += "loaderd_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(n)\n"
             }
         }

@@ -224,7 +224,6 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             if let onMessage, case .array(let parts?) = value, parts.count == 3, parts[0].string == "message",
                let channel = parts[1].string, case .bulk(let payload?) = parts[2] {
                 onMessage(channel, payload)
-                guard case .ready = state else { return }  // see below
                 continue
             }
             guard repliesHead < replies.count else { return disconnect("a reply no command asked for") }
@@ -239,10 +238,10 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             } else {
                 reply?(.success(value))
             }
-            // A callback may send, find the connection gone and drop it:
-            // the rest of this input went with it.
-            guard case .ready = state else { return }
         }
+        // A callback may have sent, found the connection gone and dropped
+        // it: its input went with it (and the loop above ended there).
+        guard case .ready = state else { return }
         if start > 0 { input.removeFirst(start) }
     }
 

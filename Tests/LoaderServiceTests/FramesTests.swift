@@ -60,6 +60,17 @@ struct FramesTests {
         #expect(try decodeError(notReady).code == "not_ready")
     }
 
+    @Test func metricsCountEachStatusOfARoute() throws {
+        let app = TestApp()
+        for target in ["t=1", "t=1", "t=-1", "t=1", "t=x", "t=2"] {
+            _ = try get(app, "/loaders/typing/frames?\(target)")
+        }
+        let text = try get(app, "/metrics").text
+        let frames = text.split(separator: "\n").filter { $0.hasPrefix(#"loaderd_http_requests_total{route="/loaders/{name}/frames""#) }
+        #expect(frames == [#"loaderd_http_requests_total{route="/loaders/{name}/frames",status="200"} 4"#,
+                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",status="400"} 2"#])
+    }
+
     @Test func batchesCountFramesInclusively() throws {
         let app = TestApp()
         let r = try get(app, "/loaders/typing/frames?from=0&to=1&fps=10")

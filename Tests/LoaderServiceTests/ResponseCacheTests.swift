@@ -39,15 +39,4 @@ struct ResponseCacheTests {
         for _ in 0..<3 { cache.store(key, answer("z", cacheControl: "no-cache"), route: "r") }
         #expect(cache.lookup(key) == nil)
     }
-
-    @Test func metricsCountEachStatusOfARoute() throws {
-        let app = TestApp()
-        for target in ["t=1", "t=1", "t=-1", "t=1", "t=x", "t=2"] {
-            _ = try get(app, "/loaders/typing/frames?\(target)")
-        }
-        let text = try get(app, "/metrics").text
-        let frames = text.split(separator: "\n").filter { $0.hasPrefix(#"loaderd_http_requests_total{route="/loaders/{name}/frames""#) }
-        #expect(frames == [#"loaderd_http_requests_total{route="/loaders/{name}/frames",status="200"} 4"#,
-                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",status="400"} 2"#])
-    }
 }
