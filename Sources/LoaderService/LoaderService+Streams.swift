@@ -196,20 +196,17 @@ final class ReplaySource: StreamSource {
     func stopped() { cache.release() }
 }
 
-/// One client's stream. Runs on the connection's loop; a timer per frame at
-/// an absolute deadline (no drift). A client that is not reading misses
-/// frames (the ids show the gap) and gets the latest when it reads again.
-final class FrameStream {
+/// One client's stream. Runs on the connection's loop; it is its own timer,
+/// armed for each frame at an absolute deadline (no drift). A client that
+/// is not reading misses frames (the ids show the gap) and gets the latest
+/// when it reads again.
+final class FrameStream: LoopTimer {
     private let source: any StreamSource
     private let writer: StreamWriter
     private let metrics: Metrics
     private let retryMilliseconds: Int
     private let heartbeatNanoseconds: UInt64
     private var k = 0
-    private var timer: TimerHandle?
-    /// The tick, made once at the start (not a new closure per frame); it
-    /// holds the stream until `stop` lets go of it.
-    private var tickTask: (() -> Void)?
     private var heartbeat: TimerHandle?
     private var stoppedAlready = false
     /// Frames sent and not yet added to the process-wide count: every loop
@@ -226,7 +223,6 @@ final class FrameStream {
     }
 
     func start() {
-        tickTask = { [self] in tick() }
         k = source.due(at: writer.loop.now)
         writer.onClose = { [self] in stop() }
         writer.onShutdown = { [self] in end(reason: "shutdown") }
@@ -234,6 +230,8 @@ final class FrameStream {
         tick()
         scheduleHeartbeat()
     }
+
+    override func fire() { tick() }
 
     private func tick() {
         guard writer.isOpen else { return }
@@ -265,8 +263,8 @@ final class FrameStream {
             metrics.framesSkipped.add(1, ordering: .relaxed)
         }
         k += 1
-        guard let tickTask else { return }
-        timer = writer.loop.reschedule(timer, at: source.deadline(of: k), tickTask)
+        guard !stoppedAlready else { return }
+        writer.loop.arm(self, at: source.deadline(of: k))
     }
 
     /// At most 32 frames, a heartbeat or the stream's end late.
@@ -293,10 +291,8 @@ final class FrameStream {
     }
 
     private func stop() {
-        tickTask = nil
-        timer?.cancel()
+        cancel()
         heartbeat?.cancel()
-        timer = nil
         heartbeat = nil
         if !stoppedAlready {
             stoppedAlready = true

@@ -17,28 +17,32 @@ struct TimerTests {
         #expect(!fired.contains(99))
     }
 
-    /// A fired timer re-armed from its own task is the same timer; one still
-    /// waiting is replaced, and the old one never fires.
-    @Test func aFiredTimerIsReArmedInPlace() {
-        let loop = EventLoop.embedded()
-        var handles: [ObjectIdentifier] = []
-        var timer: TimerHandle?
-        var tick: (() -> Void)!
-        tick = {
-            handles.append(ObjectIdentifier(timer!))
-            if handles.count < 5 { timer = loop.reschedule(timer, at: loop.now &+ 10, tick) }
+    /// A timer that is its own task, re-armed from `fire` for the next
+    /// time (a stream's frames); cancelled, it stops.
+    @Test func aTimerReArmsItselfFromFire() {
+        final class Ticker: LoopTimer {
+            let loop: EventLoop
+            var firedAt: [UInt64] = []
+            init(loop: EventLoop) { self.loop = loop }
+            override func fire() {
+                firedAt.append(loop.now)
+                if firedAt.count < 5 { loop.arm(self, at: loop.now &+ 10) }
+            }
         }
-        timer = loop.schedule(afterNanoseconds: 10, tick)
+        let loop = EventLoop.embedded()
+        let start = loop.now
+        let ticker = Ticker(loop: loop)
+        loop.arm(ticker, at: start &+ 10)
         loop.advance(byNanoseconds: 1_000)
-        #expect(handles.count == 5)
-        #expect(Set(handles).count == 1)
+        #expect(ticker.firedAt.map { $0 - start } == [10, 20, 30, 40, 50])
 
-        var fired: [String] = []
-        let waiting = loop.schedule(afterNanoseconds: 10) { fired.append("old") }
-        let replaced = loop.reschedule(waiting, at: loop.now &+ 20) { fired.append("new") }
-        #expect(replaced !== waiting)
+        loop.arm(ticker, at: loop.now &+ 10)
+        ticker.cancel()
         loop.advance(byNanoseconds: 100)
-        #expect(fired == ["new"])
-        tick = nil
+        #expect(ticker.firedAt.count == 5)
+        // A cancelled timer, once its old deadline has passed, may be armed again.
+        loop.arm(ticker, at: loop.now &+ 10)
+        loop.advance(byNanoseconds: 100)
+        #expect(ticker.firedAt.count == 6)
     }
 }

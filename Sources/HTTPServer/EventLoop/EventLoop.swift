@@ -82,25 +82,19 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `task` on the loop thread at `deadline` (monotonic ns). Loop thread only.
     @discardableResult
     public func schedule(at deadline: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
-        let handle = TimerHandle(deadline: deadline, task: task)
-        timers.push(handle)
+        let handle = TimerHandle(task: task)
+        arm(handle, at: deadline)
         return handle
     }
 
-    /// Runs `task` at `deadline` through `handle` when that timer has
-    /// already fired (a stream re-arms its timer for each frame instead of
-    /// making one per frame); otherwise cancels it and makes a new one.
-    /// Returns the timer now armed. Loop thread only.
-    public func reschedule(_ handle: TimerHandle?, at deadline: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
-        guard let handle, !handle.isInHeap else {
-            handle?.cancel()
-            return schedule(at: deadline, task)
-        }
-        handle.deadline = deadline
-        handle.task = task
-        handle.isCancelled = false
-        timers.push(handle)
-        return handle
+    /// Runs `timer.fire()` at `deadline` (monotonic ns). A timer runs once
+    /// per arming; re-arm it, from its own `fire` or later, for the next
+    /// time. It must not be armed already. Loop thread only.
+    public func arm(_ timer: LoopTimer, at deadline: UInt64) {
+        precondition(!timer.isInHeap, "a timer armed while it still waits")
+        timer.deadline = deadline
+        timer.isCancelled = false
+        timers.push(timer)
     }
 
     /// Runs `task` after `nanoseconds`. Loop thread only.
@@ -231,10 +225,9 @@ public final class EventLoop: @unchecked Sendable {
         // touched, and the heap is not changed, until one is due.
         while let next = timers.nextDeadline, next <= now, let first = timers.pop() {
             if !first.isCancelled {
-                // Moved out before it runs: the task may re-arm this very timer.
-                let task = first.task.take()
+                // Marked before it runs: `fire` may re-arm this very timer.
                 first.isCancelled = true
-                task?()
+                first.fire()
             }
             afterEach()
         }
@@ -317,21 +310,43 @@ package struct Registration {
     var token: UInt64 { UInt64(generation) << 32 | UInt64(slot) }
 }
 
-/// A scheduled timer; cancel to keep it from running. Loop thread only.
-public final class TimerHandle {
-    fileprivate(set) var deadline: UInt64
-    fileprivate(set) var task: (() -> Void)?
-    fileprivate(set) var isCancelled = false
-    /// Whether the loop's heap holds it (a fired timer may be re-armed).
+/// A timer of an event loop (`EventLoop.arm`); cancel to keep it from
+/// running. Loop thread only.
+///
+/// A subclass that overrides `fire()` is its own task: a stream re-arms
+/// itself for each frame, so a frame's timer touches the stream's one
+/// object, with no handle or closure beside it (each a cache miss when
+/// thousands of streams take turns).
+open class LoopTimer {
+    fileprivate(set) var deadline: UInt64 = 0
+    fileprivate(set) var isCancelled = true
+    /// Whether the loop's heap holds it: then it may not be armed again.
     fileprivate(set) var isInHeap = false
 
-    init(deadline: UInt64, task: @escaping () -> Void) {
-        self.deadline = deadline
+    public init() {}
+
+    /// What the timer does at its deadline, on the loop thread.
+    open func fire() {}
+
+    open func cancel() { isCancelled = true }
+}
+
+/// A timer that runs a closure (`EventLoop.schedule`).
+public final class TimerHandle: LoopTimer {
+    private var task: (() -> Void)?
+
+    init(task: @escaping () -> Void) {
         self.task = task
     }
 
-    public func cancel() {
-        isCancelled = true
+    override public func fire() {
+        // Moved out before it runs: a task that schedules again gets a new handle.
+        task.take()?()
+    }
+
+    /// Also lets go of the closure (and what it holds) at once.
+    override public func cancel() {
+        super.cancel()
         task = nil
     }
 }
@@ -343,7 +358,7 @@ public final class TimerHandle {
 struct TimerHeap {
     private struct Entry {
         let deadline: UInt64
-        let handle: TimerHandle
+        let timer: LoopTimer
     }
 
     private var items: [Entry] = []
@@ -351,9 +366,9 @@ struct TimerHeap {
     /// The earliest deadline, from the heap's own array.
     var nextDeadline: UInt64? { items.first?.deadline }
 
-    mutating func push(_ handle: TimerHandle) {
-        handle.isInHeap = true
-        items.append(Entry(deadline: handle.deadline, handle: handle))
+    mutating func push(_ timer: LoopTimer) {
+        timer.isInHeap = true
+        items.append(Entry(deadline: timer.deadline, timer: timer))
         items.withUnsafeMutableBufferPointer { heap in
             var i = heap.count - 1
             let moving = heap[i]
@@ -367,9 +382,9 @@ struct TimerHeap {
     }
 
     @discardableResult
-    mutating func pop() -> TimerHandle? {
+    mutating func pop() -> LoopTimer? {
         guard !items.isEmpty else { return nil }
-        let top = items[0].handle
+        let top = items[0].timer
         top.isInHeap = false
         let last = items.removeLast()
         guard !items.isEmpty else { return top }
