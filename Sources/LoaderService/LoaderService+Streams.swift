@@ -4,7 +4,7 @@ import LoaderEngine
 extension LoaderService {
     /// A live server-sent event stream of frames: event k carries the frame
     /// at exactly `t0 + k/fps` and leaves when the real clock since the
-    /// stream began reaches `k/fps`.
+    /// stream began reaches `k/fps` (within a millisecond: `OwnClockTicker`).
     func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         if query.values.from != nil || query.values.to != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
@@ -30,10 +30,11 @@ extension LoaderService {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
-        let cache = caches.streams
+        let cache = caches.streams, tickers = caches.ownClockTickers
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
-            let source = ReplaySource(loader: loader, key: key, t0: t0, fps: fps, startK: startK, endK: endK, cache: cache, now: writer.loop.now)
-            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+            let frames = cache.frames(for: key, loader: loader, t0: t0, fps: fps)
+            tickers.add(writer, frames: frames, firstK: startK, endK: endK, metrics: metrics,
+                                       retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
         }
     }
 
@@ -92,20 +93,25 @@ struct StreamKey: Hashable, Sendable {
 /// frame k of the same key. Bounded: cleared when full. Loop thread only.
 final class StreamFrameCache: @unchecked Sendable {
     private struct Entry: Hashable { let key: Int; let k: Int }
-    private var keys: [StreamKey: Int] = [:]
+    private var frames: [StreamKey: ReplayFrames] = [:]
     private var events: [Entry: (bytes: [UInt8], done: Bool)] = [:]
     private var bytes = 0
     private var streams = 0
+    /// Never reused, not even after a clear: a stream keeps its frames'
+    /// id, and another key must not find its events under it.
+    private var nextID = 0
     static let capacity = 8192
     static let maxBytes = 4 << 20
 
-    func id(for key: StreamKey) -> Int {
+    /// The frames of `key` for a new stream (`release` when it ends).
+    func frames(for key: StreamKey, loader: ConfiguredLoader, t0: Double, fps: Double) -> ReplayFrames {
         streams += 1
-        if let id = keys[key] { return id }
-        if keys.count >= Self.capacity { clear() }
-        let id = keys.count
-        keys[key] = id
-        return id
+        if let known = frames[key] { return known }
+        if frames.count >= Self.capacity { frames.removeAll() }
+        let made = ReplayFrames(loader, t0: t0, fps: fps, id: nextID, cache: self)
+        nextID += 1
+        frames[key] = made
+        return made
     }
 
     /// A stream ended; with none left on this loop the cache has nobody to
@@ -114,7 +120,7 @@ final class StreamFrameCache: @unchecked Sendable {
         streams -= 1
         if streams <= 0 {
             streams = 0
-            keys = [:]
+            frames = [:]
             events = [:]
             bytes = 0
         }
@@ -128,12 +134,6 @@ final class StreamFrameCache: @unchecked Sendable {
         events[entry] = made
         bytes += made.bytes.count
         return made
-    }
-
-    private func clear() {
-        keys.removeAll()
-        events.removeAll()
-        bytes = 0
     }
 }
 
@@ -162,42 +162,9 @@ struct OwnClock {
     func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
 }
 
-/// Frames of a configured loader: frame k at `t0 + k/fps`, due `k/fps` after
-/// the stream began; shared through the loop's cache.
-final class ReplaySource: StreamSource {
-    let t0: Double, fps: Double, startK: Int, endK: Int?
-    private let clock: OwnClock
-    private let cache: StreamFrameCache
-    private let keyID: Int
-    private var renderer: FrameRenderer
-
-    init(loader: ConfiguredLoader, key: StreamKey, t0: Double, fps: Double, startK: Int, endK: Int?, cache: StreamFrameCache, now: UInt64) {
-        self.clock = OwnClock(began: now, startK: startK, fps: fps)
-        self.t0 = t0
-        self.fps = fps
-        self.startK = startK
-        self.endK = endK
-        self.cache = cache
-        self.keyID = cache.id(for: key)
-        self.renderer = FrameRenderer(loader)
-    }
-
-    func due(at now: UInt64) -> Int { clock.due(at: now) }
-    func deadline(of k: Int) -> UInt64 { clock.deadline(of: k) }
-
-    func event(_ k: Int) -> SharedFrame {
-        let event = cache.event(key: keyID, k: k) {
-            let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
-            return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
-        }
-        return .frame(bytes: event.bytes, done: event.done)
-    }
-
-    func stopped() { cache.release() }
-}
-
-/// One client's stream. Runs on the connection's loop; it is its own timer,
-/// armed for each frame at an absolute deadline (no drift). A client that
+/// One client's stream of a session or of many loaders (a loader's own
+/// stream runs on an `OwnClockTicker`). Runs on the connection's loop; it is
+/// its own timer, armed for each frame at an absolute deadline (no drift). A client that
 /// is not reading misses frames (the ids show the gap) and gets the latest
 /// when it reads again.
 final class FrameStream: LoopTimer {

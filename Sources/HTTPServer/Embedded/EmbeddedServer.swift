@@ -6,7 +6,8 @@
 public final class EmbeddedServer {
     public let loop: EventLoop
     public let responder: any HTTPResponder
-    private let storage: AnyObject?
+    /// The responder's per-loop storage (`makeLoopStorage`).
+    let storage: AnyObject?
     private var streams: [EmbeddedStream] = []
     public private(set) var isShuttingDown = false
 
@@ -102,6 +103,9 @@ public final class EmbeddedStream: StreamSink {
     }
     public private(set) var queuedBytes = 0
     public var streamHighWatermark = HTTPServerConfiguration().streamHighWatermark
+    /// The client goes away during the next write, as a connection whose
+    /// `send` fails closes inside it.
+    public var closesOnNextWrite = false
     private(set) var writer: StreamWriter!
 
     init(loop: EventLoop) {
@@ -112,6 +116,11 @@ public final class EmbeddedStream: StreamSink {
     public var isOpen: Bool { writer.isOpen }
 
     func send(_ bytes: [UInt8]) {
+        if closesOnNextWrite {
+            closesOnNextWrite = false
+            writer.connectionClosed()
+            return
+        }
         self.bytes += bytes
         if !reading { queuedBytes += bytes.count }
     }

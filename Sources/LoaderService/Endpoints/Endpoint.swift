@@ -62,6 +62,8 @@ final class LoopCaches {
     let loaders = LoaderCache()
     /// Encoded stream events shared by the loop's streams.
     let streams = StreamFrameCache()
+    /// The loop's own-clock streams, one ticker per fps and phase.
+    let ownClockTickers = OwnClockTickers()
     /// The loop's shared-clock streams, one ticker per loader and fps.
     let sharedClockTickers = SharedClockTickers()
     /// The loop's access log lines (nil when the access log is off).

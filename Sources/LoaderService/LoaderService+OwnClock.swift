@@ -1,0 +1,260 @@
+import HTTPServer
+import LoaderEngine
+
+/// Tick j of a grid is due at `offset + ceil(j · period)`, in monotonic ns.
+/// Grids of one fps differ only in their offset, a whole number of
+/// milliseconds within the period: the phases that own-clock streams
+/// are grouped by.
+struct TickGrid: Hashable {
+    static let quantum: UInt64 = 1_000_000
+    /// 1/fps in ns.
+    let period: Double
+    let offset: UInt64
+
+    func deadline(of j: Int) -> UInt64 { offset &+ UInt64((Double(j) * period).rounded(.up)) }
+
+    /// The last tick due at `now` (-1 before the first).
+    func tick(at now: UInt64) -> Int {
+        guard now >= offset else { return -1 }
+        var j = Int((Double(now - offset) / period).rounded(.down))
+        while deadline(of: j + 1) <= now { j += 1 }
+        while j >= 0 && deadline(of: j) > now { j -= 1 }
+        return j
+    }
+
+    /// The grid, and its tick, due first at `time` or less than a quantum
+    /// after it.
+    static func place(_ time: UInt64, fps: Double) -> (grid: TickGrid, tick: Int) {
+        let period = 1e9 / fps
+        let j = Int((Double(time) / period).rounded(.down))
+        let base = UInt64((Double(j) * period).rounded(.up))
+        guard time > base else { return (TickGrid(period: period, offset: 0), j) }
+        let offset = (time - base + quantum - 1) / quantum * quantum
+        // Past the period the next tick of the grid without offset comes first.
+        guard Double(offset) < period else { return (TickGrid(period: period, offset: 0), j + 1) }
+        return (TickGrid(period: period, offset: offset), j)
+    }
+}
+
+/// The own-clock streams (the default) of one event loop whose clocks tick
+/// together: one fps, and frames due in the same millisecond of the period.
+/// One timer serves them all, and each tick goes over them in one array, as
+/// the shared clock does (`SharedClockTicker`); a timer and a frame source
+/// of each stream's own were two more objects to touch per frame, and a
+/// timer heap entry to sift.
+///
+/// A stream's clock still starts with the stream: its frame k is due k/fps
+/// after the first, never earlier and less than a millisecond later (the
+/// loop's timers count milliseconds anyway). A stream whose client is not
+/// reading skips frames (the ids show the gap) and gets the latest when it
+/// reads again. Loop thread only; it leaves the loop's registry with its
+/// last stream.
+final class OwnClockTicker: LoopTimer {
+    private struct Member {
+        let writer: StreamWriter
+        let frames: ReplayFrames
+        /// Frame id = tick + shift.
+        let shift: Int
+        /// The first frame id past the end (`duration`), if any.
+        let endK: Int?
+        /// The next tick it takes. Ticks before it are not its own (it joined
+        /// after them); ticks it misses after it count as skipped frames.
+        var next: Int
+        /// Why its stream ends, once the tick is done.
+        var ending: String?
+    }
+
+    let grid: TickGrid
+    private let loop: EventLoop
+    private let metrics: Metrics
+    private let heartbeatNanoseconds: UInt64
+    /// Strong: a preview's stream runs on caches of its own, which only its
+    /// tickers hold; `leave` breaks the cycle.
+    private let registry: OwnClockTickers
+    private var members: [Member] = []
+    /// While the members are gone over, a stream that closes is only marked
+    /// (its writer is closed) and removed after.
+    private var busy = false
+    private var heartbeat: TimerHandle?
+
+    fileprivate init(_ grid: TickGrid, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: OwnClockTickers) {
+        self.grid = grid
+        self.loop = loop
+        self.metrics = metrics
+        self.heartbeatNanoseconds = heartbeatNanoseconds
+        self.registry = registry
+    }
+
+    /// A new stream: `retry:`, its frame `firstK` now, then frame
+    /// `firstK + n` at tick `firstTick + n - 1`.
+    fileprivate func add(_ writer: StreamWriter, frames: ReplayFrames, firstK: Int, endK: Int?, firstTick: Int, retryMilliseconds: Int) {
+        loop.assertInLoop()
+        writer.onClose = { [self, writer] in remove(writer) }
+        writer.onShutdown = { [self, writer] in end(writer, reason: "shutdown") }
+        writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
+        let first = frames.event(firstK)
+        writer.write(first.bytes)
+        metrics.framesSent.add(1, ordering: .relaxed)
+        guard writer.isOpen, !first.done else {
+            finish(writer, reason: "done")
+            frames.release()
+            if members.isEmpty { leave() }
+            return
+        }
+        let wasEmpty = members.isEmpty
+        members.append(Member(writer: writer, frames: frames, shift: firstK + 1 - firstTick, endK: endK, next: firstTick))
+        if wasEmpty {
+            loop.arm(self, at: grid.deadline(of: firstTick))
+            scheduleHeartbeat()
+        }
+    }
+
+    override func fire() {
+        let j = grid.tick(at: loop.now)
+        var sent = 0, skipped = 0
+        busy = true
+        members.withUnsafeMutableBufferPointer { members in
+            for i in members.indices where j >= members[i].next {
+                let m = members[i]
+                guard m.writer.isOpen else { continue }
+                let k = j + m.shift
+                if let endK = m.endK, k >= endK {
+                    members[i].ending = "duration"
+                    continue
+                }
+                skipped += j - m.next
+                members[i].next = j + 1
+                guard m.writer.hasRoom else {
+                    skipped += 1
+                    continue
+                }
+                let event = m.frames.event(k)
+                m.writer.write(event.bytes)
+                sent += 1
+                if event.done { members[i].ending = "done" }
+            }
+        }
+        if sent > 0 { metrics.framesSent.add(sent, ordering: .relaxed) }
+        if skipped > 0 { metrics.framesSkipped.add(skipped, ordering: .relaxed) }
+        settle()
+        if !members.isEmpty { loop.arm(self, at: grid.deadline(of: j + 1)) }
+    }
+
+    /// A comment line to every stream with room, however low the fps, so
+    /// that a proxy's read timeout never cuts a stream.
+    private func scheduleHeartbeat() {
+        heartbeat = loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
+            busy = true
+            for i in members.indices where members[i].writer.hasRoom {
+                members[i].writer.write(ServerSentEvent.comment("keep-alive"))
+            }
+            settle()
+            if !members.isEmpty { scheduleHeartbeat() }
+        }
+    }
+
+    /// Ends the streams marked during a tick, and removes them and those
+    /// that closed.
+    private func settle() {
+        for i in members.indices {
+            if let reason = members[i].ending { finish(members[i].writer, reason: reason) }
+        }
+        var i = 0
+        while i < members.count {
+            if members[i].ending != nil || !members[i].writer.isOpen {
+                members[i].frames.release()
+                members.swapAt(i, members.count - 1)
+                members.removeLast()
+            } else {
+                i += 1
+            }
+        }
+        busy = false
+        if members.isEmpty { leave() }
+    }
+
+    /// `event: end` with a reason, then the connection closes.
+    private func finish(_ writer: StreamWriter, reason: String) {
+        guard writer.isOpen else { return }
+        writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        writer.finish()
+    }
+
+    private func end(_ writer: StreamWriter, reason: String) {
+        finish(writer, reason: reason)
+        remove(writer)
+    }
+
+    private func remove(_ writer: StreamWriter) {
+        guard !busy, let i = members.firstIndex(where: { $0.writer === writer }) else { return }
+        members[i].frames.release()
+        members.swapAt(i, members.count - 1)
+        members.removeLast()
+        if members.isEmpty { leave() }
+    }
+
+    private func leave() {
+        cancel()
+        heartbeat?.cancel()
+        heartbeat = nil
+        registry.remove(self)
+    }
+}
+
+/// An event loop's own-clock tickers, by grid. Loop thread only.
+final class OwnClockTickers: @unchecked Sendable {
+    private var tickers: [TickGrid: OwnClockTicker] = [:]
+
+    /// Starts a stream: frame `firstK` now, the next ones on the ticker
+    /// whose ticks fall where the stream's own clock puts them.
+    func add(_ writer: StreamWriter, frames: ReplayFrames, firstK: Int, endK: Int?, metrics: Metrics,
+             retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
+        let loop = writer.loop
+        let (grid, firstTick) = TickGrid.place(loop.now &+ UInt64((1e9 / frames.fps).rounded(.up)), fps: frames.fps)
+        let ticker = tickers[grid] ?? {
+            let made = OwnClockTicker(grid, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
+            tickers[grid] = made
+            return made
+        }()
+        ticker.add(writer, frames: frames, firstK: firstK, endK: endK, firstTick: firstTick, retryMilliseconds: retryMilliseconds)
+    }
+
+    fileprivate func remove(_ ticker: OwnClockTicker) {
+        if tickers[ticker.grid] === ticker { tickers[ticker.grid] = nil }
+    }
+
+    var count: Int { tickers.count }
+}
+
+/// The frames of one loader, parameters, fps and t0 on one event loop:
+/// frame k shows `t0 + k/fps`, computed and encoded once for every stream
+/// that needs it (`StreamFrameCache`).
+final class ReplayFrames {
+    let t0: Double, fps: Double
+    let id: Int
+    private let cache: StreamFrameCache
+    private var renderer: FrameRenderer
+    /// The event asked for last: the streams of a tick mostly ask for the same.
+    private var last: (k: Int, bytes: [UInt8], done: Bool)?
+
+    init(_ loader: ConfiguredLoader, t0: Double, fps: Double, id: Int, cache: StreamFrameCache) {
+        self.t0 = t0
+        self.fps = fps
+        self.id = id
+        self.cache = cache
+        renderer = FrameRenderer(loader)
+    }
+
+    func event(_ k: Int) -> (bytes: [UInt8], done: Bool) {
+        if let last, last.k == k { return (last.bytes, last.done) }
+        let event = cache.event(key: id, k: k) {
+            let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
+            return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
+        }
+        last = (k, event.bytes, event.done)
+        return event
+    }
+
+    /// A stream that used these frames ended.
+    func release() { cache.release() }
+}
