@@ -43,7 +43,8 @@ set -e
 tail -25 "$log"
 if [ "$status" -ne 0 ]; then
   # What failed, with schemathesis's curl line to reproduce it.
-  grep -E -A10 "^- ST|Network Error|Server error" "$log" | head -80
+  # (None found, as when a health check stopped it: the tail above says why.)
+  { grep -E -A10 "^- ST|Network Error|Server error" "$log" || true; } | head -80
   echo "FAILED: schemathesis found problems (exit $status)"
   exit 1
 fi
