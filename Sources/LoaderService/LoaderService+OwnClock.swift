@@ -176,7 +176,7 @@ final class OwnClockTicker: LoopTimer {
     /// `event: end` with a reason, then the connection closes.
     private func finish(_ writer: StreamWriter, reason: String) {
         guard writer.isOpen else { return }
-        writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        writer.write(ServerSentEvent.end(reason: reason))
         writer.finish()
     }
 

@@ -234,7 +234,7 @@ final class SharedClockTicker {
     /// `event: end` with a reason, then the connection closes.
     private func end(_ viewer: Viewer, reason: String) {
         guard viewer.writer.isOpen else { return }
-        viewer.writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        viewer.writer.write(ServerSentEvent.end(reason: reason))
         viewer.writer.finish()
     }
 

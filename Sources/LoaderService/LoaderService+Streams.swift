@@ -73,6 +73,12 @@ extension LoaderService {
     ]
 }
 
+extension ServerSentEvent {
+    /// `event: end` with why a stream of frames ends (`{"reason":"duration"}`):
+    /// its last event, whatever kind of stream it is.
+    static func end(reason: String) -> [UInt8] { event(event: "end", data: #"{"reason":""# + reason + #""}"#) }
+}
+
 /// Identifies streams that compute the same frame for the same k: the
 /// loader with its parameters and events, fps and t0.
 struct StreamKey: Hashable, Sendable {
@@ -252,7 +258,7 @@ final class FrameStream: LoopTimer {
     /// `event: end` with a reason, then the connection closes.
     private func end(reason: String) {
         guard writer.isOpen else { return }
-        writer.write(ServerSentEvent.event(event: "end", data: #"{"reason":""# + reason + #""}"#))
+        writer.write(ServerSentEvent.end(reason: reason))
         writer.finish()
         stop()
     }
