@@ -34,12 +34,12 @@ extension LoaderService {
             for item in request.query {
                 if item.name.hasPrefix("loader.") {
                     let name = String(item.name.dropFirst("loader.".count))
-                    guard streaming(), LoaderService.streamQueryNames.contains(name), definition.parameters.contains(where: { $0.name == name }) else {
+                    guard streaming(), LoaderService.streamQueryNames.contains(name), definition.hasParameter(named: name) else {
                         throw ServiceError(.badRequest, "unknown_parameter",
                                            "unknown parameter \(item.name); loader.<name> names a loader parameter that a stream's own \(name) would hide, elsewhere write \(name)")
                     }
                     loaderItems.append((name, item.value))
-                } else if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) && !streaming() {
+                } else if item.name == "duration" && definition.hasParameter(named: "duration") && !streaming() {
                     loaderItems.append(item)
                 } else if try !values.take(item.name, item.value) {
                     loaderItems.append(item)

@@ -69,7 +69,7 @@ extension LoaderService {
             label = item.value
         }
         for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
-            if item.name == "duration" && definition.parameters.contains(where: { $0.name == "duration" }) { continue }
+            if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
             if item.name == "from" && from == nil {
                 do { from = try TimeValue.parse("from", item.value) } catch { throw ServiceError(error) }
                 continue

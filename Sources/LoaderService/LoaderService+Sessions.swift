@@ -17,7 +17,7 @@ extension LoaderService {
         case .object(let fields)?: params = fields
         default: throw ServiceError.invalid("params must be an object of the loader's parameters")
         }
-        for (key, _) in params where !definition.parameters.contains(where: { $0.name == key }) {
+        for (key, _) in params where !definition.hasParameter(named: key) {
             if definition.events.contains(where: { $0.name == key }) {
                 throw ServiceError(.badRequest, "unknown_parameter", "params.\(key): events are posted to /sessions/{id}/events")
             }

@@ -151,6 +151,9 @@ public final class LoaderDefinition: Sendable {
         return (width * scale, height * scale)
     }
 
+    /// Whether the loader takes a parameter called `name`.
+    public func hasParameter(named name: String) -> Bool { parameters.contains { $0.name == name } }
+
     /// The loader with default parameters and no events.
     public func configure() -> ConfiguredLoader {
         ConfiguredLoader(definition: self, parameters: defaults, events: LoaderEvents())
