@@ -74,7 +74,7 @@ extension LoaderService {
 
     /// `GET /sessions/{id}/frames`: the frame now (or at an earlier `t`), or
     /// the live stream, which ends once the loader is done.
-    func sessionFrames(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func sessionFrames(_ id: String, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         var t: Double?, fps: Double?, stream: String?
         for item in request.query {
             switch item.name {
@@ -91,7 +91,8 @@ extension LoaderService {
         }
         if stream != nil || Negotiation.wantsEventStream(request) {
             if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
-            return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps), startK: Self.resumeAfter(request))
+            return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps), startK: Self.resumeAfter(request),
+                                 tickers: caches.streamTickers, viewers: caches.sessionViewers)
         }
         if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
         try Negotiation.requireJSON(request)
@@ -114,13 +115,16 @@ extension LoaderService {
 
     /// A viewer's stream; one that resumes (`Last-Event-ID`, on this replica
     /// or another) goes on after the last frame it had, never repeating it.
-    private func sessionStream(_ id: String, fps: Double, startK: Int) -> HTTPResponse {
+    private func sessionStream(_ id: String, fps: Double, startK: Int, tickers: StreamTickers, viewers: SessionViewers) -> HTTPResponse {
         let retry = configuration.streamRetryMilliseconds
         let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         return answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
             HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let source = SessionSource(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, startK: startK, now: writer.loop.now)
-                FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+                let now = writer.loop.now
+                let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: now)
+                let first = frames.first(at: now, resumeAfter: startK)
+                tickers.add(writer, frames: frames, firstK: first, endK: nil, nextDue: max(now, frames.deadline(of: first + 1)), fps: fps,
+                            metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
             }
         }
     }
@@ -177,50 +181,90 @@ extension LoaderService {
     }
 }
 
-/// A session's frames on its clock: frame k at session time k/fps, shared by
-/// every viewer at that fps (so all of them receive the same ids).
-final class SessionSource: StreamSource {
+/// The frames of a session at one fps on one event loop, on the session's
+/// clock: frame k at session time k/fps, encoded once by the store and
+/// shared by every viewer at that fps (so all of them receive the same ids).
+/// The store is asked once per frame for all of the loop's viewers. Loop
+/// thread only.
+final class SessionFrames: TickerFrames {
     let store: any SessionStore
     let id: String
     let createdAt: Double
     let fps: Double
     /// Wall-clock seconds minus monotonic seconds, fixed at the start.
     private let wallOffset: Double
-    let endK: Int? = nil
+    private let registry: SessionViewers
+    fileprivate var viewers = 0
+    /// The frame asked for last: a tick's viewers all ask for the same.
+    private var last: (k: Int, frame: SharedFrame)?
 
-    /// The first frame a resumed stream may send.
-    private(set) var startK = 0
-
-    init(store: any SessionStore, id: String, createdAt: Double, fps: Double, startK: Int = 0, now: UInt64) {
+    fileprivate init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64, registry: SessionViewers) {
         self.store = store
         self.id = id
         self.createdAt = createdAt
         self.fps = fps
+        self.registry = registry
         wallOffset = wallClock() - Double(now) / 1e9
-        // An id more than 2 s ahead of this clock (another fps, or made up)
-        // is not ours: start afresh. (Within 2 s: another replica's clock.)
-        if startK <= clockFrame(at: now) + Int(2 * fps) + 1 { self.startK = startK }
     }
 
     /// The frame of the session clock at monotonic `now`.
-    private func clockFrame(at now: UInt64) -> Int {
+    func clockFrame(at now: UInt64) -> Int {
         let t = Double(now) / 1e9 + wallOffset - createdAt
         return max(0, Int((t * fps + 1e-9).rounded(.down)))
     }
 
-    func due(at now: UInt64) -> Int { max(startK, clockFrame(at: now)) }
+    /// The first frame a viewer gets: the one due now, or the one after its
+    /// `Last-Event-ID` when that is ahead by at most 2 s (another replica's
+    /// clock). An id further ahead (another fps, or made up) is not ours.
+    func first(at now: UInt64, resumeAfter startK: Int) -> Int {
+        let due = clockFrame(at: now)
+        return startK > due && startK <= due + Int(2 * fps) + 1 ? startK : due
+    }
 
+    /// When frame `k` is due, in monotonic ns.
     func deadline(of k: Int) -> UInt64 {
         let monotonicSeconds = createdAt + Double(k) / fps - wallOffset
         return UInt64(max(0, (monotonicSeconds * 1e9).rounded(.up)))
     }
 
     func event(_ k: Int) -> SharedFrame {
-        store.sharedFrame(id, fps: fps, k: k) { frame, k in
+        if let last, last.k == k { return last.frame }
+        let frame = store.sharedFrame(id, fps: fps, k: k) { frame, k in
             ServerSentEvent.event(id: String(k), event: "frame", singleLineData: FrameEncoder.encode(frame))
         }
+        last = (k, frame)
+        return frame
     }
-    func stopped() { store.removeViewer(id) }
+
+    /// A viewer's stream ended.
+    func release() {
+        store.removeViewer(id)
+        registry.release(self)
+    }
+}
+
+/// An event loop's `SessionFrames`, by session and fps, while they have
+/// viewers. Loop thread only.
+final class SessionViewers: @unchecked Sendable {
+    private struct Key: Hashable { let id: String; let fps: Double }
+    private var frames: [Key: SessionFrames] = [:]
+
+    /// The frames for a new viewer (`release` them when its stream ends).
+    func frames(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) -> SessionFrames {
+        let key = Key(id: id, fps: fps)
+        let found = frames[key] ?? SessionFrames(store: store, id: id, createdAt: createdAt, fps: fps, now: now, registry: self)
+        frames[key] = found
+        found.viewers += 1
+        return found
+    }
+
+    fileprivate func release(_ released: SessionFrames) {
+        released.viewers -= 1
+        let key = Key(id: released.id, fps: released.fps)
+        if released.viewers <= 0, frames[key] === released { frames[key] = nil }
+    }
+
+    var count: Int { frames.count }
 }
 
 /// `2026-11-29T12:00:00.123Z` for seconds since the epoch.

@@ -4,7 +4,7 @@ import LoaderEngine
 extension LoaderService {
     /// A live server-sent event stream of frames: event k carries the frame
     /// at exactly `t0 + k/fps` and leaves when the real clock since the
-    /// stream began reaches `k/fps` (within a millisecond: `OwnClockTicker`).
+    /// stream began reaches `k/fps` (within a millisecond: `StreamTicker`).
     func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
         if query.values.from != nil || query.values.to != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
@@ -30,11 +30,13 @@ extension LoaderService {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
-        let cache = caches.streams, tickers = caches.ownClockTickers
+        let cache = caches.streams, tickers = caches.streamTickers
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
             let frames = cache.frames(for: key, loader: loader, t0: t0, fps: fps)
-            tickers.add(writer, frames: frames, firstK: startK, endK: endK, metrics: metrics,
-                                       retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+            // Frame startK now, the next one 1/fps later: the stream's own clock.
+            let nextDue = writer.loop.now &+ UInt64((1e9 / fps).rounded(.up))
+            tickers.add(writer, frames: frames, firstK: startK, endK: endK, nextDue: nextDue, fps: fps, metrics: metrics,
+                        retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
         }
     }
 
@@ -150,8 +152,7 @@ protocol StreamSource: AnyObject {
     /// When frame `k` is due (monotonic ns).
     func deadline(of k: Int) -> UInt64
     /// The encoded event for frame `k` and whether the loader is done then,
-    /// or why the stream must end now (a deleted session: `gone`; a store
-    /// that cannot be reached: `unavailable`).
+    /// or why the stream must end now.
     func event(_ k: Int) -> SharedFrame
     /// The first frame past the end (`duration`), if any.
     var endK: Int? { get }
@@ -168,11 +169,11 @@ struct OwnClock {
     func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
 }
 
-/// One client's stream of a session or of many loaders (a loader's own
-/// stream runs on an `OwnClockTicker`). Runs on the connection's loop; it is
-/// its own timer, armed for each frame at an absolute deadline (no drift). A client that
-/// is not reading misses frames (the ids show the gap) and gets the latest
-/// when it reads again.
+/// One client's stream of many loaders (`/streams`); a loader's stream on
+/// its own clock and a session's viewers run on a `StreamTicker`. Runs on
+/// the connection's loop; it is its own timer, armed for each frame at an
+/// absolute deadline (no drift). A client that is not reading misses frames
+/// (the ids show the gap) and gets the latest when it reads again.
 final class FrameStream: LoopTimer {
     private let source: any StreamSource
     private let writer: StreamWriter

@@ -35,7 +35,7 @@ struct OwnClockTests {
             streams.append((try app.open("/loaders/typing/frames?fps=30&stream=sse"), loop.now))
             app.advance(seconds: 0.0004)
         }
-        #expect(caches.ownClockTickers.count >= 2 && caches.ownClockTickers.count <= 6)
+        #expect(caches.streamTickers.count >= 2 && caches.streamTickers.count <= 6)
         var arrivals = streams.map { _ in [UInt64]() }
         var seen = streams.map { $0.stream.bytes.count }
         for _ in 0..<2_000 {
@@ -54,7 +54,7 @@ struct OwnClockTests {
             }
         }
         for s in streams { s.stream.close() }
-        #expect(caches.ownClockTickers.count == 0)
+        #expect(caches.streamTickers.count == 0)
     }
 
     /// Streams of one ticker that end or go during a tick leave it; the
@@ -67,7 +67,7 @@ struct OwnClockTests {
         let gone = try app.open("/loaders/typing/frames?fps=10&stream=sse")
         let slow = try app.open("/loaders/typing/frames?fps=10&stream=sse")
         let long = try app.open("/loaders/typing/frames?fps=10&stream=sse&t=1")
-        #expect(caches.ownClockTickers.count == 1)
+        #expect(caches.streamTickers.count == 1)
         slow.streamHighWatermark = 1
         slow.reading = false
         app.advance(seconds: 0.1)
@@ -85,8 +85,8 @@ struct OwnClockTests {
         // Sent: short 3, gone 3 (the last went to a closing client), slow 2, long 4.
         #expect(app.service.metrics.framesSent.load(ordering: .relaxed) == 3 + 3 + 2 + 4)
         long.close()
-        #expect(caches.ownClockTickers.count == 1)
+        #expect(caches.streamTickers.count == 1)
         slow.close()
-        #expect(caches.ownClockTickers.count == 0)
+        #expect(caches.streamTickers.count == 0)
     }
 }

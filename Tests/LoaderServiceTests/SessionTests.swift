@@ -130,6 +130,27 @@ struct SessionTests {
         #expect(try (app.service.sessions as! LocalSessionStore).snapshot(s.id).viewers == 0)
     }
 
+    /// A loop's viewers of a session share its frames and a ticker: the
+    /// store is asked once per frame for all of them, and the last viewer
+    /// to go takes both with it.
+    @Test func aLoopsViewersOfASessionAskTheStoreOncePerFrame() throws {
+        let store = CountingStore(try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off)))
+        let app = TestApp(sessions: store)
+        let caches = try #require(app.server.storage as? LoopCaches)
+        let s = try create(app, #"{"loader":"typing"}"#)
+        let viewers = try (0..<8).map { _ in try app.open("/sessions/\(s.id)/frames?fps=20&stream=sse") }
+        #expect(caches.sessionViewers.count == 1 && caches.streamTickers.count == 1)
+        let asked = store.framesAsked.withLock { $0 }
+        app.advance(seconds: 0.5)
+        #expect(store.framesAsked.withLock { $0 } - asked == 10)
+        let ids = parseEventStream(viewers[0].text).events.filter { $0.type == "frame" }.map(\.lastEventID)
+        #expect(ids.count == 11)
+        for v in viewers { #expect(parseEventStream(v.text).events.filter { $0.type == "frame" }.map(\.lastEventID) == ids) }
+        for v in viewers { v.close() }
+        #expect(caches.sessionViewers.count == 0 && caches.streamTickers.count == 0)
+        #expect(try store.inner.snapshot(s.id).viewers == 0)
+    }
+
     /// A viewer that reconnects (here or on another replica) with
     /// Last-Event-ID goes on after the last frame it had, never repeating
     /// it; an id from the future starts afresh.
@@ -407,6 +428,31 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func removeViewer(_ id: String) { inner.removeViewer(id) }
     func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
         inner.sharedFrame(id, fps: fps, k: k, encode: encode)
+    }
+    func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }
+}
+
+/// Counts the frames asked of a local store.
+final class CountingStore: SessionStore, @unchecked Sendable {
+    let inner: LocalSessionStore
+    let framesAsked = Mutex(0)
+    init(_ inner: LocalSessionStore) { self.inner = inner }
+
+    var count: Int { inner.count }
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
+        inner.create(definition: definition, params: params, loader: loader, reply: reply)
+    }
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        inner.post(kind, to: id, token: token, reply: reply)
+    }
+    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: reply) }
+    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: reply) }
+    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: reply) }
+    func removeViewer(_ id: String) { inner.removeViewer(id) }
+    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
+        framesAsked.withLock { $0 += 1 }
+        return inner.sharedFrame(id, fps: fps, k: k, encode: encode)
     }
     func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }
 }

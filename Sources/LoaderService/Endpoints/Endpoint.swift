@@ -62,8 +62,11 @@ final class LoopCaches {
     let loaders = LoaderCache()
     /// Encoded stream events shared by the loop's streams.
     let streams = StreamFrameCache()
-    /// The loop's own-clock streams, one ticker per fps and phase.
-    let ownClockTickers = OwnClockTickers()
+    /// The loop's streams of loaders on their own clocks and of sessions,
+    /// one ticker per fps and phase.
+    let streamTickers = StreamTickers()
+    /// The loop's session viewers' frames, by session and fps.
+    let sessionViewers = SessionViewers()
     /// The loop's shared-clock streams, one ticker per loader and fps.
     let sharedClockTickers = SharedClockTickers()
     /// The loop's access log lines (nil when the access log is off).

@@ -3,8 +3,7 @@ import LoaderEngine
 
 /// Tick j of a grid is due at `offset + ceil(j · period)`, in monotonic ns.
 /// Grids of one fps differ only in their offset, a whole number of
-/// milliseconds within the period: the phases that own-clock streams
-/// are grouped by.
+/// milliseconds within the period: the phases that streams are grouped by.
 struct TickGrid: Hashable {
     static let quantum: UInt64 = 1_000_000
     /// 1/fps in ns.
@@ -36,23 +35,34 @@ struct TickGrid: Hashable {
     }
 }
 
-/// The own-clock streams (the default) of one event loop whose clocks tick
-/// together: one fps, and frames due in the same millisecond of the period.
-/// One timer serves them all, and each tick goes over them in one array, as
-/// the shared clock does (`SharedClockTicker`); a timer and a frame source
-/// of each stream's own were two more objects to touch per frame, and a
-/// timer heap entry to sift.
+/// Where a ticker's stream gets frame k: a loader's replay on the stream's
+/// own clock (`ReplayFrames`), or a session's shared frames
+/// (`SessionFrames`). Loop thread only.
+protocol TickerFrames: AnyObject {
+    /// The encoded event for frame `k` and whether the loader is done then,
+    /// or why the stream must end now.
+    func event(_ k: Int) -> SharedFrame
+    /// A stream that used these frames ended.
+    func release()
+}
+
+/// The streams of one event loop whose frames fall due together: one fps,
+/// and frames due in the same millisecond of the period. Own-clock streams
+/// (the default) and a session's viewers ride them. One timer serves them
+/// all, and each tick goes over them in one array, as the shared clock does
+/// (`SharedClockTicker`); a timer and a frame source of each stream's own
+/// were two more objects to touch per frame, and a timer heap entry to sift.
 ///
-/// A stream's clock still starts with the stream: its frame k is due k/fps
-/// after the first, never earlier and less than a millisecond later (the
-/// loop's timers count milliseconds anyway). A stream whose client is not
-/// reading skips frames (the ids show the gap) and gets the latest when it
-/// reads again. Loop thread only; it leaves the loop's registry with its
-/// last stream.
-final class OwnClockTicker: LoopTimer {
+/// A stream's frames still come on its clock: frame k is due when its
+/// clock says, never earlier and less than a millisecond later (the loop's
+/// timers count milliseconds anyway). A stream whose client is not reading
+/// skips frames (the ids show the gap) and gets the latest when it reads
+/// again. Loop thread only; it leaves the loop's registry with its last
+/// stream.
+final class StreamTicker: LoopTimer {
     private struct Member {
         let writer: StreamWriter
-        let frames: ReplayFrames
+        let frames: any TickerFrames
         /// Frame id = tick + shift.
         let shift: Int
         /// The first frame id past the end (`duration`), if any.
@@ -70,14 +80,14 @@ final class OwnClockTicker: LoopTimer {
     private let heartbeatNanoseconds: UInt64
     /// Strong: a preview's stream runs on caches of its own, which only its
     /// tickers hold; `leave` breaks the cycle.
-    private let registry: OwnClockTickers
+    private let registry: StreamTickers
     private var members: [Member] = []
     /// While the members are gone over, a stream that closes is only marked
     /// (its writer is closed) and removed after.
     private var busy = false
     private var heartbeat: TimerHandle?
 
-    fileprivate init(_ grid: TickGrid, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: OwnClockTickers) {
+    fileprivate init(_ grid: TickGrid, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: StreamTickers) {
         self.grid = grid
         self.loop = loop
         self.metrics = metrics
@@ -87,16 +97,22 @@ final class OwnClockTicker: LoopTimer {
 
     /// A new stream: `retry:`, its frame `firstK` now, then frame
     /// `firstK + n` at tick `firstTick + n - 1`.
-    fileprivate func add(_ writer: StreamWriter, frames: ReplayFrames, firstK: Int, endK: Int?, firstTick: Int, retryMilliseconds: Int) {
+    fileprivate func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, endK: Int?, firstTick: Int, retryMilliseconds: Int) {
         loop.assertInLoop()
         writer.onClose = { [self, writer] in remove(writer) }
         writer.onShutdown = { [self, writer] in end(writer, reason: "shutdown") }
         writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
-        let first = frames.event(firstK)
-        writer.write(first.bytes)
-        metrics.framesSent.add(1, ordering: .relaxed)
-        guard writer.isOpen, !first.done else {
-            finish(writer, reason: "done")
+        var ending: String?
+        switch frames.event(firstK) {
+        case .ended(let reason):
+            ending = reason
+        case .frame(let bytes, let done):
+            writer.write(bytes)
+            metrics.framesSent.add(1, ordering: .relaxed)
+            if done { ending = "done" }
+        }
+        guard writer.isOpen, ending == nil else {
+            finish(writer, reason: ending ?? "done")
             frames.release()
             if members.isEmpty { leave() }
             return
@@ -128,10 +144,14 @@ final class OwnClockTicker: LoopTimer {
                     skipped += 1
                     continue
                 }
-                let event = m.frames.event(k)
-                m.writer.write(event.bytes)
-                sent += 1
-                if event.done { members[i].ending = "done" }
+                switch m.frames.event(k) {
+                case .ended(let reason):
+                    members[i].ending = reason
+                case .frame(let bytes, let done):
+                    m.writer.write(bytes)
+                    sent += 1
+                    if done { members[i].ending = "done" }
+                }
             }
         }
         if sent > 0 { metrics.framesSent.add(sent, ordering: .relaxed) }
@@ -201,25 +221,26 @@ final class OwnClockTicker: LoopTimer {
     }
 }
 
-/// An event loop's own-clock tickers, by grid. Loop thread only.
-final class OwnClockTickers: @unchecked Sendable {
-    private var tickers: [TickGrid: OwnClockTicker] = [:]
+/// An event loop's stream tickers, by grid. Loop thread only.
+final class StreamTickers: @unchecked Sendable {
+    private var tickers: [TickGrid: StreamTicker] = [:]
 
-    /// Starts a stream: frame `firstK` now, the next ones on the ticker
-    /// whose ticks fall where the stream's own clock puts them.
-    func add(_ writer: StreamWriter, frames: ReplayFrames, firstK: Int, endK: Int?, metrics: Metrics,
-             retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
+    /// Starts a stream: frame `firstK` now, and frame `firstK + 1`, due at
+    /// monotonic `nextDue`, and every next one 1/fps later, on the ticker
+    /// whose ticks fall there.
+    func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, endK: Int?, nextDue: UInt64, fps: Double,
+             metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
         let loop = writer.loop
-        let (grid, firstTick) = TickGrid.place(loop.now &+ UInt64((1e9 / frames.fps).rounded(.up)), fps: frames.fps)
+        let (grid, firstTick) = TickGrid.place(nextDue, fps: fps)
         let ticker = tickers[grid] ?? {
-            let made = OwnClockTicker(grid, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
+            let made = StreamTicker(grid, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
             tickers[grid] = made
             return made
         }()
         ticker.add(writer, frames: frames, firstK: firstK, endK: endK, firstTick: firstTick, retryMilliseconds: retryMilliseconds)
     }
 
-    fileprivate func remove(_ ticker: OwnClockTicker) {
+    fileprivate func remove(_ ticker: StreamTicker) {
         if tickers[ticker.grid] === ticker { tickers[ticker.grid] = nil }
     }
 
@@ -229,7 +250,7 @@ final class OwnClockTickers: @unchecked Sendable {
 /// The frames of one loader, parameters, fps and t0 on one event loop:
 /// frame k shows `t0 + k/fps`, computed and encoded once for every stream
 /// that needs it (`StreamFrameCache`).
-final class ReplayFrames {
+final class ReplayFrames: TickerFrames {
     let t0: Double, fps: Double
     let id: Int
     private let cache: StreamFrameCache
@@ -245,16 +266,15 @@ final class ReplayFrames {
         renderer = FrameRenderer(loader)
     }
 
-    func event(_ k: Int) -> (bytes: [UInt8], done: Bool) {
-        if let last, last.k == k { return (last.bytes, last.done) }
+    func event(_ k: Int) -> SharedFrame {
+        if let last, last.k == k { return .frame(bytes: last.bytes, done: last.done) }
         let event = cache.event(key: id, k: k) {
             let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
             return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
         }
         last = (k, event.bytes, event.done)
-        return event
+        return .frame(bytes: event.bytes, done: event.done)
     }
 
-    /// A stream that used these frames ended.
     func release() { cache.release() }
 }
