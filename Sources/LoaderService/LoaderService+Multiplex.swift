@@ -59,12 +59,10 @@ extension LoaderService {
         if case .stream = clock, let frameCount, startK >= frameCount {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
-        let retry = configuration.streamRetryMilliseconds
-        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        let viewers = caches.sharedClockViewers, tickers = caches.streamTickers
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, loaders, t0] writer in
-            let source = MultiplexSource(loaders, t0: t0, fps: fps, startK: startK, frameCount: frameCount,
-                                         shared: sharedClockFrames, now: writer.loop.now)
-            FrameStream(source: source, writer: writer, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat).start()
+            let source = MultiplexSource(loaders, t0: t0, fps: fps, viewers: viewers, shared: sharedClockFrames)
+            startStream(writer, frames: source, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
         }
     }
 
@@ -85,53 +83,24 @@ enum MultiplexedLoader: Sendable {
 }
 
 /// The frames of several loaders as one stream: each tick's events for
-/// every loader still running, the last with the tick's id.
-final class MultiplexSource: StreamSource {
-    private enum Timing {
-        case stream(OwnClock)
-        case shared(EpochFrames)
-    }
+/// every loader still running, the last with the tick's id. One client's
+/// own, made afresh per frame (its events carry the client's choice of
+/// loaders); a shared-clock loader's frame comes from the loop's
+/// `SharedClockFrameSource`.
+final class MultiplexSource: TickerFrames {
     /// Per loader: its renderer on the stream's clock, or its shared frames.
     private var renderers: [FrameRenderer?]
     private let shared: [SharedClockFrameSource?]
     /// Loaders whose last (done) frame has been sent.
     private var finished: [Bool]
-    private let timing: Timing
     private let t0: Double, fps: Double
-    let startK: Int
-    let endK: Int?
 
-    init(_ loaders: [MultiplexedLoader], t0: Double, fps: Double, startK: Int, frameCount: Int?, shared frames: SharedClockFrames, now: UInt64) {
+    init(_ loaders: [MultiplexedLoader], t0: Double, fps: Double, viewers: SharedClockViewers, shared frames: SharedClockFrames) {
         self.t0 = t0
         self.fps = fps
         renderers = loaders.map { if case .stream(let loader) = $0 { FrameRenderer(loader) } else { nil } }
-        shared = loaders.map { if case .shared(let steady) = $0 { SharedClockFrameSource(steady, fps: fps, frames: frames) } else { nil } }
+        shared = loaders.map { if case .shared(let steady) = $0 { viewers.frames(for: steady, fps: fps, shared: frames) } else { nil } }
         finished = Array(repeating: false, count: loaders.count)
-        if case .shared = loaders.first {
-            let epoch = EpochFrames(fps: fps, wallOffset: frames.wallOffset(now: now))
-            let first = epoch.first(at: now, resumeAfter: startK)
-            timing = .shared(epoch)
-            self.startK = first
-            endK = frameCount.map { first + $0 }
-        } else {
-            timing = .stream(OwnClock(began: now, startK: startK, fps: fps))
-            self.startK = startK
-            endK = frameCount
-        }
-    }
-
-    func due(at now: UInt64) -> Int {
-        switch timing {
-        case .stream(let clock): clock.due(at: now)
-        case .shared(let epoch): max(startK, epoch.frame(at: now))
-        }
-    }
-
-    func deadline(of k: Int) -> UInt64 {
-        switch timing {
-        case .stream(let clock): clock.deadline(of: k)
-        case .shared(let epoch): epoch.deadline(of: k)
-        }
     }
 
     func event(_ k: Int) -> SharedFrame {
@@ -153,7 +122,7 @@ final class MultiplexSource: StreamSource {
         return .frame(bytes: out, done: !finished.contains(false))
     }
 
-    func stopped() {
+    func release() {
         for case let source? in shared { source.release() }
     }
 }

@@ -48,6 +48,15 @@ struct EpochFrames {
         let due = frame(at: now)
         return startK > due && startK <= due + Int(2 * fps) + 1 ? startK : due
     }
+
+    /// How a stream starts on this clock: its first frame, written at once
+    /// when it is due (a stream resuming ahead of this replica's clock waits
+    /// for it), and when the next one written is due.
+    func start(at now: UInt64, resumeAfter startK: Int) -> (first: Int, writesFirst: Bool, nextDue: UInt64) {
+        let first = first(at: now, resumeAfter: startK)
+        let writesFirst = first <= frame(at: now)
+        return (first, writesFirst, deadline(of: writesFirst ? first + 1 : first))
+    }
 }
 
 /// The latest shared-clock frame of each loader, parameters and fps, for the
@@ -92,21 +101,28 @@ final class SharedClockFrames: Sendable {
     var count: Int { slots.withLock { $0.count } }
 }
 
-/// A loader's frames on the shared clock: computed once per k for all
-/// viewers (see `SharedClockFrames`).
-final class SharedClockFrameSource {
+/// A loader's frames on the shared clock on one event loop, for every
+/// viewer there (they ride the loop's `StreamTicker`s): frame k is computed
+/// and encoded once in the process (`SharedClockFrames`), and asked for once
+/// per loop. Loop thread only; it leaves its registry with its last viewer.
+final class SharedClockFrameSource: TickerFrames {
     let steady: SteadyLoop
     let fps: Double
     let key: String
     let frames: SharedClockFrames
     private let slot: SharedClockFrames.Slot
+    private let registry: SharedClockViewers
+    fileprivate var viewers = 0
     private var renderer: FrameRenderer
+    /// The frame asked for last: a tick's viewers all ask for the same.
+    private var last: (k: Int, json: [UInt8], event: [UInt8])?
 
-    init(_ steady: SteadyLoop, fps: Double, frames: SharedClockFrames) {
+    fileprivate init(_ steady: SteadyLoop, fps: Double, key: String, frames: SharedClockFrames, registry: SharedClockViewers) {
         self.steady = steady
         self.fps = fps
-        self.key = Self.key(steady, fps: fps)
+        self.key = key
         self.frames = frames
+        self.registry = registry
         slot = frames.acquire(key)
         renderer = FrameRenderer(steady.loader)
     }
@@ -121,153 +137,44 @@ final class SharedClockFrameSource {
     /// shows as done (the end of a sample page load) is sent as it is; the
     /// stream goes on into the next loop.
     func frame(_ k: Int) -> (json: [UInt8], event: [UInt8]) {
-        slot.latest.withLock { latest in
+        if let last, last.k == k { return (last.json, last.event) }
+        let made: (json: [UInt8], event: [UInt8]) = slot.latest.withLock { latest in
             if let latest, latest.k == k { return (latest.json, latest.event) }
             let (json, done) = renderer.encodedFrame(at: steady.time(ofFrame: k, fps: fps))
             let event = ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json)
             if (latest?.k ?? Int.min) < k { latest = (k, json, event, done) }
             return (json, event)
         }
+        last = (k, made.json, made.event)
+        return made
     }
 
-    func release() { frames.release(key) }
+    func event(_ k: Int) -> SharedFrame { .frame(bytes: frame(k).event, done: false) }
+
+    /// A viewer's stream ended.
+    func release() { registry.release(self) }
 }
 
-/// The shared-clock streams of one loader, parameters and fps on one event
-/// loop: one timer for all of them, and each frame's bytes, made once,
-/// written to every viewer whose client has room (a viewer that is not
-/// reading skips frames and gets the latest when it reads again). Loop
-/// thread only; it leaves the loop's registry with its last viewer.
-final class SharedClockTicker {
-    private final class Viewer {
-        let writer: StreamWriter
-        let endK: Int?
-        /// The first frame this viewer may still get: its ids only go up.
-        var next: Int
-        init(writer: StreamWriter, first: Int, endK: Int?) {
-            self.writer = writer
-            self.next = first
-            self.endK = endK
-        }
-    }
+/// An event loop's shared-clock frames, by loader, parameters and fps,
+/// while they have viewers. Loop thread only.
+final class SharedClockViewers: @unchecked Sendable {
+    private var sources: [String: SharedClockFrameSource] = [:]
 
-    private let frames: SharedClockFrameSource
-    private let epoch: EpochFrames
-    private let loop: EventLoop
-    private let metrics: Metrics
-    private let heartbeatNanoseconds: UInt64
-    private let registry: SharedClockTickers
-    private var viewers: [Viewer] = []
-    private var k: Int
-    private var timer: TimerHandle?
-    private var tickTask: (() -> Void)?
-    private var heartbeat: TimerHandle?
-
-    fileprivate init(_ frames: SharedClockFrameSource, loop: EventLoop, metrics: Metrics, heartbeatNanoseconds: UInt64, registry: SharedClockTickers) {
-        self.frames = frames
-        self.loop = loop
-        self.metrics = metrics
-        self.heartbeatNanoseconds = heartbeatNanoseconds
-        self.registry = registry
-        epoch = EpochFrames(fps: frames.fps, wallOffset: frames.frames.wallOffset(now: loop.now))
-        k = epoch.frame(at: loop.now)
-    }
-
-    /// A new viewer: `retry:`, then the frame due now, then every frame on
-    /// the clock, until `frameCount` frames or the client goes.
-    func add(_ writer: StreamWriter, resumeAfter startK: Int, frameCount: Int?, retryMilliseconds: Int) {
-        loop.assertInLoop()
-        let first = epoch.first(at: loop.now, resumeAfter: startK)
-        let viewer = Viewer(writer: writer, first: first, endK: frameCount.map { first + $0 })
-        viewers.append(viewer)
-        writer.onClose = { [self, viewer] in remove(viewer) }
-        writer.onShutdown = { [self, viewer] in end(viewer, reason: "shutdown") }
-        writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
-        // A viewer resuming just ahead of this loop's clock waits for it.
-        if first <= epoch.frame(at: loop.now) {
-            writer.write(frames.frame(first).event)
-            metrics.framesSent.add(1, ordering: .relaxed)
-            viewer.next = first + 1
-        }
-        if tickTask == nil {
-            tickTask = { [self] in tick() }
-            k = max(k, epoch.frame(at: loop.now) + 1)
-            timer = loop.schedule(at: epoch.deadline(of: k), tickTask!)
-            scheduleHeartbeat()
-        }
-    }
-
-    /// A comment line to every viewer with room, however low the fps, so
-    /// that a proxy's read timeout never cuts a stream.
-    private func scheduleHeartbeat() {
-        heartbeat = loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
-            guard tickTask != nil else { return }
-            for viewer in viewers where viewer.writer.hasRoom { viewer.writer.write(ServerSentEvent.comment("keep-alive")) }
-            scheduleHeartbeat()
-        }
-    }
-
-    private func tick() {
-        let due = epoch.frame(at: loop.now)
-        if due > k { metrics.framesSkipped.add((due - k) * viewers.count, ordering: .relaxed) }
-        k = max(k, due)
-        let event = frames.frame(k).event
-        var sent = 0, skipped = 0
-        for viewer in viewers where k >= viewer.next {
-            if let endK = viewer.endK, k >= endK {
-                end(viewer, reason: "duration")
-            } else if viewer.writer.hasRoom {
-                viewer.writer.write(event)
-                viewer.next = k + 1
-                sent += 1
-            } else {
-                skipped += 1
-            }
-        }
-        metrics.framesSent.add(sent, ordering: .relaxed)
-        metrics.framesSkipped.add(skipped, ordering: .relaxed)
-        k += 1
-        guard let tickTask else { return }
-        timer = loop.schedule(at: epoch.deadline(of: k), tickTask)
-    }
-
-    /// `event: end` with a reason, then the connection closes.
-    private func end(_ viewer: Viewer, reason: String) {
-        guard viewer.writer.isOpen else { return }
-        viewer.writer.write(ServerSentEvent.end(reason: reason))
-        viewer.writer.finish()
-    }
-
-    private func remove(_ viewer: Viewer) {
-        guard let i = viewers.firstIndex(where: { $0 === viewer }) else { return }
-        viewers.swapAt(i, viewers.count - 1)
-        viewers.removeLast()
-        guard viewers.isEmpty else { return }
-        timer?.cancel()
-        heartbeat?.cancel()
-        timer = nil
-        heartbeat = nil
-        tickTask = nil
-        registry.remove(frames.key)
-        frames.release()
-    }
-}
-
-/// An event loop's shared-clock tickers, by key. Loop thread only.
-final class SharedClockTickers: @unchecked Sendable {
-    private var tickers: [String: SharedClockTicker] = [:]
-
-    func ticker(for steady: SteadyLoop, fps: Double, frames: SharedClockFrames, loop: EventLoop, metrics: Metrics,
-                heartbeatNanoseconds: UInt64) -> SharedClockTicker {
+    /// The frames for a new viewer (`release` them when its stream ends).
+    func frames(for steady: SteadyLoop, fps: Double, shared: SharedClockFrames) -> SharedClockFrameSource {
         let key = SharedClockFrameSource.key(steady, fps: fps)
-        if let ticker = tickers[key] { return ticker }
-        let source = SharedClockFrameSource(steady, fps: fps, frames: frames)
-        let ticker = SharedClockTicker(source, loop: loop, metrics: metrics, heartbeatNanoseconds: heartbeatNanoseconds, registry: self)
-        tickers[key] = ticker
-        return ticker
+        let found = sources[key] ?? SharedClockFrameSource(steady, fps: fps, key: key, frames: shared, registry: self)
+        sources[key] = found
+        found.viewers += 1
+        return found
     }
 
-    fileprivate func remove(_ key: String) { tickers[key] = nil }
+    fileprivate func release(_ released: SharedClockFrameSource) {
+        released.viewers -= 1
+        guard released.viewers <= 0, sources[released.key] === released else { return }
+        sources[released.key] = nil
+        released.frames.release(released.key)
+    }
 
-    var count: Int { tickers.count }
+    var count: Int { sources.count }
 }

@@ -36,8 +36,9 @@ struct TickGrid: Hashable {
 }
 
 /// Where a ticker's stream gets frame k: a loader's replay on the stream's
-/// own clock (`ReplayFrames`), or a session's shared frames
-/// (`SessionFrames`). Loop thread only.
+/// own clock (`ReplayFrames`), a loader on the shared clock
+/// (`SharedClockFrameSource`), a session's shared frames (`SessionFrames`),
+/// or one client's several loaders (`MultiplexSource`). Loop thread only.
 protocol TickerFrames: AnyObject {
     /// The encoded event for frame `k` and whether the loader is done then,
     /// or why the stream must end now.
@@ -47,11 +48,12 @@ protocol TickerFrames: AnyObject {
 }
 
 /// The streams of one event loop whose frames fall due together: one fps,
-/// and frames due in the same millisecond of the period. Own-clock streams
-/// (the default) and a session's viewers ride them. One timer serves them
-/// all, and each tick goes over them in one array, as the shared clock does
-/// (`SharedClockTicker`); a timer and a frame source of each stream's own
-/// were two more objects to touch per frame, and a timer heap entry to sift.
+/// and frames due in the same millisecond of the period. Every stream of
+/// frames rides them: a loader's on its own clock (the default) or on the
+/// shared clock, a session's viewers, a multiplexed stream. One timer serves
+/// them all, and each tick goes over them in one array; a timer and a frame
+/// source of each stream's own were two more objects to touch per frame,
+/// and a timer heap entry to sift.
 ///
 /// A stream's frames still come on its clock: frame k is due when its
 /// clock says, never earlier and less than a millisecond later (the loop's
@@ -95,21 +97,24 @@ final class StreamTicker: LoopTimer {
         self.registry = registry
     }
 
-    /// A new stream: `retry:`, its frame `firstK` now, then frame
-    /// `firstK + n` at tick `firstTick + n - 1`.
-    fileprivate func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, endK: Int?, firstTick: Int, retryMilliseconds: Int) {
+    /// A new stream: `retry:`, its frame `firstK` now when `writesFirst`,
+    /// then each next frame at tick `firstTick` and on.
+    fileprivate func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, writesFirst: Bool, endK: Int?, firstTick: Int,
+                         retryMilliseconds: Int) {
         loop.assertInLoop()
         writer.onClose = { [self, writer] in remove(writer) }
         writer.onShutdown = { [self, writer] in end(writer, reason: "shutdown") }
         writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
         var ending: String?
-        switch frames.event(firstK) {
-        case .ended(let reason):
-            ending = reason
-        case .frame(let bytes, let done):
-            writer.write(bytes)
-            metrics.framesSent.add(1, ordering: .relaxed)
-            if done { ending = "done" }
+        if writesFirst {
+            switch frames.event(firstK) {
+            case .ended(let reason):
+                ending = reason
+            case .frame(let bytes, let done):
+                writer.write(bytes)
+                metrics.framesSent.add(1, ordering: .relaxed)
+                if done { ending = "done" }
+            }
         }
         guard writer.isOpen, ending == nil else {
             finish(writer, reason: ending ?? "done")
@@ -118,7 +123,7 @@ final class StreamTicker: LoopTimer {
             return
         }
         let wasEmpty = members.isEmpty
-        members.append(Member(writer: writer, frames: frames, shift: firstK + 1 - firstTick, endK: endK, next: firstTick))
+        members.append(Member(writer: writer, frames: frames, shift: firstK + (writesFirst ? 1 : 0) - firstTick, endK: endK, next: firstTick))
         if wasEmpty {
             loop.arm(self, at: grid.deadline(of: firstTick))
             scheduleHeartbeat()
@@ -225,11 +230,12 @@ final class StreamTicker: LoopTimer {
 final class StreamTickers: @unchecked Sendable {
     private var tickers: [TickGrid: StreamTicker] = [:]
 
-    /// Starts a stream: frame `firstK` now, and frame `firstK + 1`, due at
-    /// monotonic `nextDue`, and every next one 1/fps later, on the ticker
+    /// Starts a stream: frame `firstK` now (unless `writesFirst` is false:
+    /// a resumed stream whose next frame is not due yet), the next one due
+    /// at monotonic `nextDue`, and every next one 1/fps later, on the ticker
     /// whose ticks fall there.
-    func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, endK: Int?, nextDue: UInt64, fps: Double,
-             metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
+    func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, writesFirst: Bool = true, endK: Int?, nextDue: UInt64,
+             fps: Double, metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
         let loop = writer.loop
         let (grid, firstTick) = TickGrid.place(nextDue, fps: fps)
         let ticker = tickers[grid] ?? {
@@ -237,7 +243,8 @@ final class StreamTickers: @unchecked Sendable {
             tickers[grid] = made
             return made
         }()
-        ticker.add(writer, frames: frames, firstK: firstK, endK: endK, firstTick: firstTick, retryMilliseconds: retryMilliseconds)
+        ticker.add(writer, frames: frames, firstK: firstK, writesFirst: writesFirst, endK: endK, firstTick: firstTick,
+                   retryMilliseconds: retryMilliseconds)
     }
 
     fileprivate func remove(_ ticker: StreamTicker) {

@@ -13,30 +13,45 @@ extension LoaderService {
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
         let frameCount = try Self.streamFrameCount(query.values.duration, fps: fps)
         let startK = Self.resumeAfter(request)
-        let retry = configuration.streamRetryMilliseconds
-        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         if case .shared = clock {
             let steady = try sharedLoop(loader, query, t: query.values.t)
-            let tickers = caches.sharedClockTickers
+            let viewers = caches.sharedClockViewers, tickers = caches.streamTickers
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                tickers.ticker(for: steady, fps: fps, frames: sharedClockFrames, loop: writer.loop, metrics: metrics, heartbeatNanoseconds: heartbeat)
-                    .add(writer, resumeAfter: startK, frameCount: frameCount, retryMilliseconds: retry)
+                let frames = viewers.frames(for: steady, fps: fps, shared: sharedClockFrames)
+                startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
             }
         }
         let t0 = try query.time("t") ?? 0
-        let endK = frameCount
-        if let endK, startK >= endK {
+        if let frameCount, startK >= frameCount {
             // Nothing left to send: 204 tells EventSource to stop reconnecting.
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
         let cache = caches.streams, tickers = caches.streamTickers
-        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, startK, endK] writer in
+        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
             let frames = cache.frames(for: key, loader: loader, t0: t0, fps: fps)
-            // Frame startK now, the next one 1/fps later: the stream's own clock.
-            let nextDue = writer.loop.now &+ UInt64((1e9 / fps).rounded(.up))
-            tickers.add(writer, frames: frames, firstK: startK, endK: endK, nextDue: nextDue, fps: fps, metrics: metrics,
-                        retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+            startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
+        }
+    }
+
+    /// Starts a stream of `frames` on the loop's tickers. On its own clock
+    /// frame `startK` leaves now and each next one 1/fps later, and the
+    /// stream ends before frame `frameCount`. On the shared clock the first
+    /// frame is the one due now (see `EpochFrames.start`), and `frameCount`
+    /// frames are sent from there.
+    func startStream(_ writer: StreamWriter, frames: any TickerFrames, on clock: StreamClock, fps: Double, resumeAfter startK: Int,
+                     frameCount: Int?, tickers: StreamTickers) {
+        let now = writer.loop.now
+        let retry = configuration.streamRetryMilliseconds
+        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
+        switch clock {
+        case .stream:
+            tickers.add(writer, frames: frames, firstK: startK, endK: frameCount, nextDue: now &+ UInt64((1e9 / fps).rounded(.up)),
+                        fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+        case .shared:
+            let start = EpochFrames(fps: fps, wallOffset: sharedClockFrames.wallOffset(now: now)).start(at: now, resumeAfter: startK)
+            tickers.add(writer, frames: frames, firstK: start.first, writesFirst: start.writesFirst, endK: frameCount.map { start.first + $0 },
+                        nextDue: start.nextDue, fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
         }
     }
 
@@ -142,136 +157,5 @@ final class StreamFrameCache: @unchecked Sendable {
         events[entry] = made
         bytes += made.bytes.count
         return made
-    }
-}
-
-/// Where a stream's frames and their times come from.
-protocol StreamSource: AnyObject {
-    /// The frame due at monotonic time `now` (ns).
-    func due(at now: UInt64) -> Int
-    /// When frame `k` is due (monotonic ns).
-    func deadline(of k: Int) -> UInt64
-    /// The encoded event for frame `k` and whether the loader is done then,
-    /// or why the stream must end now.
-    func event(_ k: Int) -> SharedFrame
-    /// The first frame past the end (`duration`), if any.
-    var endK: Int? { get }
-    /// The stream has ended.
-    func stopped()
-}
-
-/// A stream's own clock: frame `startK` is due when the stream began, and
-/// each next one 1/fps later (the shared clock's twin is `EpochFrames`).
-struct OwnClock {
-    let began: UInt64, startK: Int, fps: Double
-
-    func due(at now: UInt64) -> Int { startK + Int((Double(now &- began) / 1e9 * fps + 1e-9).rounded(.down)) }
-    func deadline(of k: Int) -> UInt64 { began &+ UInt64((Double(k - startK) / fps * 1e9).rounded(.up)) }
-}
-
-/// One client's stream of many loaders (`/streams`); a loader's stream on
-/// its own clock and a session's viewers run on a `StreamTicker`. Runs on
-/// the connection's loop; it is its own timer, armed for each frame at an
-/// absolute deadline (no drift). A client that is not reading misses frames
-/// (the ids show the gap) and gets the latest when it reads again.
-final class FrameStream: LoopTimer {
-    private let source: any StreamSource
-    private let writer: StreamWriter
-    private let metrics: Metrics
-    private let retryMilliseconds: Int
-    private let heartbeatNanoseconds: UInt64
-    private var k = 0
-    private var heartbeat: TimerHandle?
-    private var stoppedAlready = false
-    /// Frames sent and not yet added to the process-wide count: every loop
-    /// adding to one shared counter per frame would pass its cache line back
-    /// and forth. (Skips are rare, and counted at once.)
-    private var unreportedSent = 0
-
-    init(source: any StreamSource, writer: StreamWriter, metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
-        self.source = source
-        self.writer = writer
-        self.metrics = metrics
-        self.retryMilliseconds = retryMilliseconds
-        self.heartbeatNanoseconds = heartbeatNanoseconds
-    }
-
-    func start() {
-        k = source.due(at: writer.loop.now)
-        writer.onClose = { [self] in stop() }
-        writer.onShutdown = { [self] in end(reason: "shutdown") }
-        writer.write(ServerSentEvent.retry(milliseconds: retryMilliseconds))
-        tick()
-        scheduleHeartbeat()
-    }
-
-    override func fire() { tick() }
-
-    private func tick() {
-        guard writer.isOpen else { return }
-        // The frame due now (normally k; later ones when the loop ran late).
-        let due = source.due(at: writer.loop.now)
-        if let endK = source.endK, due >= endK || k >= endK {
-            end(reason: "duration")
-            return
-        }
-        if due > k {
-            metrics.framesSkipped.add(due - k, ordering: .relaxed)
-            k = due
-        }
-        if writer.hasRoom {
-            switch source.event(k) {
-            case .ended(let reason):
-                end(reason: reason)
-                return
-            case .frame(let bytes, let done):
-                writer.write(bytes)
-                unreportedSent += 1
-                if unreportedSent >= 32 { report() }
-                if done {
-                    end(reason: "done")
-                    return
-                }
-            }
-        } else {
-            metrics.framesSkipped.add(1, ordering: .relaxed)
-        }
-        k += 1
-        guard !stoppedAlready else { return }
-        writer.loop.arm(self, at: source.deadline(of: k))
-    }
-
-    /// At most 32 frames, a heartbeat or the stream's end late.
-    private func report() {
-        if unreportedSent > 0 { metrics.framesSent.add(unreportedSent, ordering: .relaxed) }
-        unreportedSent = 0
-    }
-
-    private func scheduleHeartbeat() {
-        heartbeat = writer.loop.schedule(afterNanoseconds: heartbeatNanoseconds) { [self] in
-            report()
-            guard writer.isOpen else { return }
-            if writer.hasRoom { writer.write(ServerSentEvent.comment("keep-alive")) }
-            scheduleHeartbeat()
-        }
-    }
-
-    /// `event: end` with a reason, then the connection closes.
-    private func end(reason: String) {
-        guard writer.isOpen else { return }
-        writer.write(ServerSentEvent.end(reason: reason))
-        writer.finish()
-        stop()
-    }
-
-    private func stop() {
-        cancel()
-        heartbeat?.cancel()
-        heartbeat = nil
-        if !stoppedAlready {
-            stoppedAlready = true
-            report()
-            source.stopped()
-        }
     }
 }

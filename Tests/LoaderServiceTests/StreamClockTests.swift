@@ -189,6 +189,49 @@ struct StreamClockTests {
         #expect(app.service.sharedClockFrames.count == 0)
     }
 
+    /// Shared-clock viewers ride the loop's stream tickers: those of one
+    /// fps share a ticker and, with a multiplexed stream of the same loader,
+    /// one source of frames. Frame k leaves at its moment of the epoch or
+    /// less than a millisecond after, a viewer that goes during a tick leaves
+    /// the others going on, and the last takes everything with it.
+    @Test func sharedViewersRideTheLoopsTickers() throws {
+        let app = TestApp()
+        let caches = try #require(app.server.storage as? LoopCaches)
+        let loop = app.server.loop
+        var viewers: [EmbeddedStream] = []
+        for _ in 0..<4 {
+            viewers.append(try app.open("/loaders/typing/frames?stream=sse&clock=shared&fps=30"))
+            app.advance(seconds: 0.007)
+        }
+        let multiplexed = try app.open("/streams?loader=typing&clock=shared&fps=30")
+        #expect(caches.streamTickers.count == 1 && caches.sharedClockViewers.count == 1)
+        let epoch = EpochFrames(fps: 30, wallOffset: app.service.sharedClockFrames.wallOffset(now: loop.now))
+        var arrivals: [Int: UInt64] = [:]
+        var seen = viewers[0].bytes.count
+        for step in 0..<1_500 {
+            if step == 500 { viewers[1].closesOnNextWrite = true }
+            app.advance(seconds: 0.0001)
+            guard viewers[0].bytes.count != seen else { continue }
+            seen = viewers[0].bytes.count
+            if let id = frames(viewers[0]).last.flatMap({ Int($0.lastEventID) }), arrivals[id] == nil { arrivals[id] = loop.now }
+        }
+        // The first frame left when the viewer came; each later one on the epoch.
+        let joined = try #require(arrivals.keys.min())
+        #expect(arrivals.count >= 4)
+        for (k, arrived) in arrivals where k > joined {
+            #expect(arrived >= epoch.deadline(of: k) && arrived - epoch.deadline(of: k) < TickGrid.quantum + 100_000, "frame \(k)")
+        }
+        #expect(!viewers[1].isOpen)
+        let ids = frames(viewers[0]).map(\.lastEventID)
+        for other in [viewers[2], viewers[3]] { #expect(frames(other).map(\.lastEventID) == Array(ids.dropFirst(ids.count - frames(other).count))) }
+        #expect(frames(multiplexed).last?.lastEventID == ids.last)
+        for viewer in viewers where viewer.isOpen { viewer.close() }
+        #expect(caches.streamTickers.count == 1 && caches.sharedClockViewers.count == 1)
+        multiplexed.close()
+        #expect(caches.streamTickers.count == 0 && caches.sharedClockViewers.count == 0)
+        #expect(app.service.sharedClockFrames.count == 0)
+    }
+
     @Test func multiplexedRefusals() throws {
         let app = TestApp()
         let many = (0...LoaderService.maxMultiplexedLoaders).map { _ in "loader=typing" }.joined(separator: "&")

@@ -62,13 +62,12 @@ final class LoopCaches {
     let loaders = LoaderCache()
     /// Encoded stream events shared by the loop's streams.
     let streams = StreamFrameCache()
-    /// The loop's streams of loaders on their own clocks and of sessions,
-    /// one ticker per fps and phase.
+    /// The loop's streams of frames, one ticker per fps and phase.
     let streamTickers = StreamTickers()
     /// The loop's session viewers' frames, by session and fps.
     let sessionViewers = SessionViewers()
-    /// The loop's shared-clock streams, one ticker per loader and fps.
-    let sharedClockTickers = SharedClockTickers()
+    /// The loop's shared-clock frames, by loader and fps.
+    let sharedClockViewers = SharedClockViewers()
     /// The loop's access log lines (nil when the access log is off).
     let accessLog: AccessLogBuffer?
     /// The loop's counts for `/metrics`.
