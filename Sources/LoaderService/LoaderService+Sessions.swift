@@ -122,9 +122,9 @@ extension LoaderService {
             HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
                 let now = writer.loop.now
                 let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: now)
-                let first = frames.first(at: now, resumeAfter: startK)
-                tickers.add(writer, frames: frames, firstK: first, endK: nil, nextDue: max(now, frames.deadline(of: first + 1)), fps: fps,
-                            metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+                let start = frames.clock.start(at: now, resumeAfter: startK)
+                tickers.add(writer, frames: frames, firstK: start.first, writesFirst: start.writesFirst, endK: nil, nextDue: start.nextDue,
+                            fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
             }
         }
     }
@@ -189,10 +189,9 @@ extension LoaderService {
 final class SessionFrames: TickerFrames {
     let store: any SessionStore
     let id: String
-    let createdAt: Double
     let fps: Double
-    /// Wall-clock seconds minus monotonic seconds, fixed at the start.
-    private let wallOffset: Double
+    /// The session's clock on the wall clock: frame k at its creation + k/fps.
+    let clock: EpochFrames
     private let registry: SessionViewers
     fileprivate var viewers = 0
     /// The frame asked for last: a tick's viewers all ask for the same.
@@ -201,30 +200,9 @@ final class SessionFrames: TickerFrames {
     fileprivate init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64, registry: SessionViewers) {
         self.store = store
         self.id = id
-        self.createdAt = createdAt
         self.fps = fps
         self.registry = registry
-        wallOffset = wallClock() - Double(now) / 1e9
-    }
-
-    /// The frame of the session clock at monotonic `now`.
-    func clockFrame(at now: UInt64) -> Int {
-        let t = Double(now) / 1e9 + wallOffset - createdAt
-        return max(0, Int((t * fps + 1e-9).rounded(.down)))
-    }
-
-    /// The first frame a viewer gets: the one due now, or the one after its
-    /// `Last-Event-ID` when that is ahead by at most 2 s (another replica's
-    /// clock). An id further ahead (another fps, or made up) is not ours.
-    func first(at now: UInt64, resumeAfter startK: Int) -> Int {
-        let due = clockFrame(at: now)
-        return startK > due && startK <= due + Int(2 * fps) + 1 ? startK : due
-    }
-
-    /// When frame `k` is due, in monotonic ns.
-    func deadline(of k: Int) -> UInt64 {
-        let monotonicSeconds = createdAt + Double(k) / fps - wallOffset
-        return UInt64(max(0, (monotonicSeconds * 1e9).rounded(.up)))
+        clock = EpochFrames(fps: fps, wallOffset: wallClock() - Double(now) / 1e9, origin: createdAt)
     }
 
     func event(_ k: Int) -> SharedFrame {

@@ -23,27 +23,33 @@ enum StreamClock {
     }
 }
 
-/// Wall-clock time of a monotonic instant, fixed once: shared-clock frames
-/// are due on the wall clock, timers run on the monotonic one.
+/// Frames due on the wall clock: frame k at `origin + k/fps` seconds since
+/// the Unix epoch (origin 0 for the shared clock, a session's creation for
+/// its viewers). Timers run on the monotonic clock, so the wall clock's
+/// offset from it is fixed once.
 struct EpochFrames {
     let fps: Double
     /// Wall-clock seconds minus monotonic seconds.
     let wallOffset: Double
+    /// When frame 0 is due, in seconds since the Unix epoch.
+    let origin: Double
 
-    init(fps: Double, wallOffset: Double) {
+    init(fps: Double, wallOffset: Double, origin: Double = 0) {
         self.fps = fps
         self.wallOffset = wallOffset
+        self.origin = origin
     }
 
-    /// The frame of the shared clock at monotonic `now`.
-    func frame(at now: UInt64) -> Int { Int(((Double(now) / 1e9 + wallOffset) * fps + 1e-9).rounded(.down)) }
+    /// The frame due at monotonic `now` (0 before the origin).
+    func frame(at now: UInt64) -> Int { max(0, Int(((Double(now) / 1e9 + wallOffset - origin) * fps + 1e-9).rounded(.down))) }
 
     /// When frame `k` is due, in monotonic ns.
-    func deadline(of k: Int) -> UInt64 { UInt64(max(0, ((Double(k) / fps - wallOffset) * 1e9).rounded(.up))) }
+    func deadline(of k: Int) -> UInt64 { UInt64(max(0, ((origin + Double(k) / fps - wallOffset) * 1e9).rounded(.up))) }
 
     /// The first frame a stream sends: the one due now, or just after the
     /// client's `Last-Event-ID` when that is at most 2 s ahead (another
-    /// replica's clock); an older id is not replayed, a live clock has moved on.
+    /// replica's clock); an older id is not replayed, a live clock has moved
+    /// on, and one further ahead (another fps, or made up) is not ours.
     func first(at now: UInt64, resumeAfter startK: Int) -> Int {
         let due = frame(at: now)
         return startK > due && startK <= due + Int(2 * fps) + 1 ? startK : due
