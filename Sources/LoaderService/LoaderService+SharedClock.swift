@@ -71,7 +71,7 @@ struct EpochFrames {
 /// a stream holds them (bounded by the streams).
 final class SharedClockFrames: Sendable {
     final class Slot: Sendable {
-        fileprivate let latest = Mutex<(k: Int, json: [UInt8], event: [UInt8], done: Bool)?>(nil)
+        fileprivate let latest = Mutex<(k: Int, json: [UInt8], event: [UInt8])?>(nil)
     }
     private let slots = Mutex<[String: (slot: Slot, holders: Int)]>([:])
     private let offset = Mutex<(sampledAt: UInt64, seconds: Double)?>(nil)
@@ -146,9 +146,9 @@ final class SharedClockFrameSource: TickerFrames {
         if let last, last.k == k { return (last.json, last.event) }
         let made: (json: [UInt8], event: [UInt8]) = slot.latest.withLock { latest in
             if let latest, latest.k == k { return (latest.json, latest.event) }
-            let (json, done) = renderer.encodedFrame(at: steady.time(ofFrame: k, fps: fps))
+            let json = renderer.encodedFrame(at: steady.time(ofFrame: k, fps: fps)).json
             let event = ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json)
-            if (latest?.k ?? Int.min) < k { latest = (k, json, event, done) }
+            if (latest?.k ?? Int.min) < k { latest = (k, json, event) }
             return (json, event)
         }
         last = (k, made.json, made.event)
