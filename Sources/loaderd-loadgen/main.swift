@@ -65,6 +65,8 @@ final class Stream {
 
 struct Result {
     var streamsOpen = 0
+    /// How long opening them took (before the measured seconds).
+    var openSeconds = 0.0
     /// Streams whose answer was not `200` with `text/event-stream`: the
     /// run measures nothing then, and says so.
     var refused = 0
@@ -159,6 +161,7 @@ func run(_ o: Options, streams count: Int) -> Result {
     defer { close(epfd) }
     var streams: [Int32: Stream] = [:]
     let ports = [o.port] + o.morePorts
+    let opening = now()
     for i in 0..<count {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var a = sockaddr_in()
@@ -176,22 +179,18 @@ func run(_ o: Options, streams count: Int) -> Result {
         streams[fd] = Stream(fd: fd)
     }
     result.streamsOpen = streams.count
-    let cpu0 = cpuSeconds(o.pid)
-    let start = now()
-    let end = start + o.seconds
+    result.openSeconds = now() - opening
     var events = [epoll_event](repeating: epoll_event(), count: 16384)
     var buffer = [UInt8](repeating: 0, count: 65536)
-    var peakRSS = 0
-    var lastRSS = start
-    while now() < end {
-        // Collect in batches: a short pause between polls means the server's
-        // writes find this process busy rather than asleep (no wake-up per
-        // frame), at a cost of at most 2 ms of measured lateness.
-        usleep(2000)
-        let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, Int32($0.count), 20) }
+    // What the streams sent while the others were still opening is read
+    // once and not counted: a slow opening (a full accept queue costs a
+    // second per SYN retried) would otherwise count more frames than the
+    // run's seconds hold, and hide frames missing later.
+    var counting = false
+    func poll(timeout: Int32) {
+        let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, Int32($0.count), timeout) }
         let t = now()
-        if t - lastRSS > 0.5 { peakRSS = max(peakRSS, rssKiB(o.pid)); lastRSS = t }
-        if n <= 0 { continue }
+        if n <= 0 { return }
         for i in 0..<Int(n) {
             guard let s = streams[events[i].data.fd], !s.closed else { continue }
             let got = buffer.withUnsafeMutableBytes { recv(s.fd, $0.baseAddress, $0.count, 0) }
@@ -210,6 +209,10 @@ func run(_ o: Options, streams count: Int) -> Result {
             }
             // Each line starting with "id: " is one frame; only an unfinished
             // line is kept between reads.
+            if !counting {
+                s.pending.removeAll(keepingCapacity: true)
+                continue
+            }
             buffer.withUnsafeBufferPointer { b in
                 var lineStart = 0
                 for j in 0..<got where b[j] == 0x0A {
@@ -225,6 +228,21 @@ func run(_ o: Options, streams count: Int) -> Result {
                 if lineStart < got { s.pending.append(contentsOf: b[lineStart..<got]) }
             }
         }
+    }
+    poll(timeout: 0)
+    counting = true
+    let cpu0 = cpuSeconds(o.pid)
+    let start = now()
+    let end = start + o.seconds
+    var peakRSS = 0
+    var lastRSS = start
+    while now() < end {
+        // Collect in batches: a short pause between polls means the server's
+        // writes find this process busy rather than asleep (no wake-up per
+        // frame), at a cost of at most 2 ms of measured lateness.
+        usleep(2000)
+        poll(timeout: 20)
+        if now() - lastRSS > 0.5 { peakRSS = max(peakRSS, rssKiB(o.pid)); lastRSS = now() }
     }
     let elapsed = now() - start
     result.lateness = lateness
@@ -249,7 +267,7 @@ func report(_ o: Options, _ n: Int, _ r: Result) {
     let sorted = r.lateness.sorted()
     let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
     let perStream = r.streamsOpen == 0 ? 0 : Double(r.serverRSSKiB - r.baselineRSSKiB) / Double(r.streamsOpen)
-    print("streams \(n) (\(r.streamsOpen) open) at \(o.fps) fps for \(o.seconds) s: frames \(r.frames) of \(r.expected) expected, "
+    print("streams \(n) (\(r.streamsOpen) open, in \(fmt(r.openSeconds)) s) at \(o.fps) fps for \(o.seconds) s: frames \(r.frames) of \(r.expected) expected, "
           + "on time \(fmt(100 * r.onTimeRatio))%, p99 lateness \(fmt(p99 * 1000)) ms, server CPU \(fmt(100 * r.serverCPU))%, "
           + "server RSS \(r.serverRSSKiB / 1024) MiB (\(fmt(perStream)) KiB per stream)")
 }
