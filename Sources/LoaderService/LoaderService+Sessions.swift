@@ -116,15 +116,10 @@ extension LoaderService {
     /// A viewer's stream; one that resumes (`Last-Event-ID`, on this replica
     /// or another) goes on after the last frame it had, never repeating it.
     private func sessionStream(_ id: String, fps: Double, startK: Int, tickers: StreamTickers, viewers: SessionViewers) -> HTTPResponse {
-        let retry = configuration.streamRetryMilliseconds
-        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
-        return answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
+        answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
             HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let now = writer.loop.now
-                let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: now)
-                let start = frames.clock.start(at: now, resumeAfter: startK)
-                tickers.add(writer, frames: frames, firstK: start.first, writesFirst: start.writesFirst, endK: nil, nextDue: start.nextDue,
-                            fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+                let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
+                startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: tickers)
             }
         }
     }
@@ -187,20 +182,19 @@ extension LoaderService {
 /// The store is asked once per frame for all of the loop's viewers. Loop
 /// thread only.
 final class SessionFrames: TickerFrames {
+    struct Key: Hashable { let id: String; let fps: Double }
     let store: any SessionStore
     let id: String
-    let fps: Double
     /// The session's clock on the wall clock: frame k at its creation + k/fps.
     let clock: EpochFrames
+    var fps: Double { clock.fps }
     private let registry: SessionViewers
-    fileprivate var viewers = 0
     /// The frame asked for last: a tick's viewers all ask for the same.
     private var last: (k: Int, frame: SharedFrame)?
 
     fileprivate init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64, registry: SessionViewers) {
         self.store = store
         self.id = id
-        self.fps = fps
         self.registry = registry
         clock = EpochFrames(fps: fps, wallOffset: wallClock() - Double(now) / 1e9, origin: createdAt)
     }
@@ -217,32 +211,21 @@ final class SessionFrames: TickerFrames {
     /// A viewer's stream ended.
     func release() {
         store.removeViewer(id)
-        registry.release(self)
+        registry.release(Key(id: id, fps: fps))
     }
 }
 
 /// An event loop's `SessionFrames`, by session and fps, while they have
 /// viewers. Loop thread only.
-final class SessionViewers: @unchecked Sendable {
-    private struct Key: Hashable { let id: String; let fps: Double }
-    private var frames: [Key: SessionFrames] = [:]
+typealias SessionViewers = Holdings<SessionFrames.Key, SessionFrames>
 
+extension Holdings<SessionFrames.Key, SessionFrames> {
     /// The frames for a new viewer (`release` them when its stream ends).
     func frames(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) -> SessionFrames {
-        let key = Key(id: id, fps: fps)
-        let found = frames[key] ?? SessionFrames(store: store, id: id, createdAt: createdAt, fps: fps, now: now, registry: self)
-        frames[key] = found
-        found.viewers += 1
-        return found
+        acquire(SessionFrames.Key(id: id, fps: fps)) {
+            SessionFrames(store: store, id: id, createdAt: createdAt, fps: fps, now: now, registry: self)
+        }
     }
-
-    fileprivate func release(_ released: SessionFrames) {
-        released.viewers -= 1
-        let key = Key(id: released.id, fps: released.fps)
-        if released.viewers <= 0, frames[key] === released { frames[key] = nil }
-    }
-
-    var count: Int { frames.count }
 }
 
 /// `2026-11-29T12:00:00.123Z` for seconds since the epoch.

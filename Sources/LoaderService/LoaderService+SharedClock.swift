@@ -73,7 +73,7 @@ final class SharedClockFrames: Sendable {
     final class Slot: Sendable {
         fileprivate let latest = Mutex<(k: Int, json: [UInt8], event: [UInt8])?>(nil)
     }
-    private let slots = Mutex<[String: (slot: Slot, holders: Int)]>([:])
+    private let slots = Mutex(Holdings<String, Slot>())
     private let offset = Mutex<(sampledAt: UInt64, seconds: Double)?>(nil)
 
     /// Wall-clock seconds minus monotonic seconds, the same for every stream
@@ -89,20 +89,9 @@ final class SharedClockFrames: Sendable {
         }
     }
 
-    func acquire(_ key: String) -> Slot {
-        slots.withLock { slots in
-            let entry = slots[key] ?? (Slot(), 0)
-            slots[key] = (entry.slot, entry.holders + 1)
-            return entry.slot
-        }
-    }
+    func acquire(_ key: String) -> Slot { slots.withLock { $0.acquire(key) { Slot() } } }
 
-    func release(_ key: String) {
-        slots.withLock { slots in
-            guard let entry = slots[key] else { return }
-            slots[key] = entry.holders > 1 ? (entry.slot, entry.holders - 1) : nil
-        }
-    }
+    func release(_ key: String) { slots.withLock { $0.release(key) } }
 
     var count: Int { slots.withLock { $0.count } }
 }
@@ -118,7 +107,6 @@ final class SharedClockFrameSource: TickerFrames {
     let frames: SharedClockFrames
     private let slot: SharedClockFrames.Slot
     private let registry: SharedClockViewers
-    fileprivate var viewers = 0
     private var renderer: FrameRenderer
     /// The frame asked for last: a tick's viewers all ask for the same.
     private var last: (k: Int, json: [UInt8], event: [UInt8])?
@@ -157,30 +145,21 @@ final class SharedClockFrameSource: TickerFrames {
 
     func event(_ k: Int) -> SharedFrame { .frame(bytes: frame(k).event, done: false) }
 
-    /// A viewer's stream ended.
-    func release() { registry.release(self) }
+    /// A viewer's stream ended; with the loop's last, the process's slot
+    /// loses a holder too.
+    func release() {
+        if registry.release(key) { frames.release(key) }
+    }
 }
 
 /// An event loop's shared-clock frames, by loader, parameters and fps,
 /// while they have viewers. Loop thread only.
-final class SharedClockViewers: @unchecked Sendable {
-    private var sources: [String: SharedClockFrameSource] = [:]
+typealias SharedClockViewers = Holdings<String, SharedClockFrameSource>
 
+extension Holdings<String, SharedClockFrameSource> {
     /// The frames for a new viewer (`release` them when its stream ends).
     func frames(for steady: SteadyLoop, fps: Double, shared: SharedClockFrames) -> SharedClockFrameSource {
         let key = SharedClockFrameSource.key(steady, fps: fps)
-        let found = sources[key] ?? SharedClockFrameSource(steady, fps: fps, key: key, frames: shared, registry: self)
-        sources[key] = found
-        found.viewers += 1
-        return found
+        return acquire(key) { SharedClockFrameSource(steady, fps: fps, key: key, frames: shared, registry: self) }
     }
-
-    fileprivate func release(_ released: SharedClockFrameSource) {
-        released.viewers -= 1
-        guard released.viewers <= 0, sources[released.key] === released else { return }
-        sources[released.key] = nil
-        released.frames.release(released.key)
-    }
-
-    var count: Int { sources.count }
 }

@@ -36,23 +36,36 @@ extension LoaderService {
 
     /// Starts a stream of `frames` on the loop's tickers. On its own clock
     /// frame `startK` leaves now and each next one 1/fps later, and the
-    /// stream ends before frame `frameCount`. On the shared clock the first
-    /// frame is the one due now (see `EpochFrames.start`), and `frameCount`
-    /// frames are sent from there.
+    /// stream ends before frame `frameCount`; on the shared clock, see the
+    /// next function.
     func startStream(_ writer: StreamWriter, frames: any TickerFrames, on clock: StreamClock, fps: Double, resumeAfter startK: Int,
                      frameCount: Int?, tickers: StreamTickers) {
         let now = writer.loop.now
-        let retry = configuration.streamRetryMilliseconds
-        let heartbeat = UInt64(configuration.streamHeartbeatSeconds * 1e9)
         switch clock {
         case .stream:
-            tickers.add(writer, frames: frames, firstK: startK, endK: frameCount, nextDue: now &+ UInt64((1e9 / fps).rounded(.up)),
-                        fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+            ride(tickers, writer, frames, firstK: startK, writesFirst: true, endK: frameCount,
+                 nextDue: now &+ UInt64((1e9 / fps).rounded(.up)), fps: fps)
         case .shared:
-            let start = EpochFrames(fps: fps, wallOffset: sharedClockFrames.wallOffset(now: now)).start(at: now, resumeAfter: startK)
-            tickers.add(writer, frames: frames, firstK: start.first, writesFirst: start.writesFirst, endK: frameCount.map { start.first + $0 },
-                        nextDue: start.nextDue, fps: fps, metrics: metrics, retryMilliseconds: retry, heartbeatNanoseconds: heartbeat)
+            startStream(writer, frames: frames, on: EpochFrames(fps: fps, wallOffset: sharedClockFrames.wallOffset(now: now)),
+                        resumeAfter: startK, frameCount: frameCount, tickers: tickers)
         }
+    }
+
+    /// Starts a stream of `frames` on a wall clock (the shared clock, or a
+    /// session's): the first frame is the one due now (see
+    /// `EpochFrames.start`), and `frameCount` frames are sent from there.
+    func startStream(_ writer: StreamWriter, frames: any TickerFrames, on clock: EpochFrames, resumeAfter startK: Int,
+                     frameCount: Int?, tickers: StreamTickers) {
+        let start = clock.start(at: writer.loop.now, resumeAfter: startK)
+        ride(tickers, writer, frames, firstK: start.first, writesFirst: start.writesFirst, endK: frameCount.map { start.first + $0 },
+             nextDue: start.nextDue, fps: clock.fps)
+    }
+
+    private func ride(_ tickers: StreamTickers, _ writer: StreamWriter, _ frames: any TickerFrames, firstK: Int, writesFirst: Bool,
+                      endK: Int?, nextDue: UInt64, fps: Double) {
+        tickers.add(writer, frames: frames, firstK: firstK, writesFirst: writesFirst, endK: endK, nextDue: nextDue, fps: fps,
+                    metrics: metrics, retryMilliseconds: configuration.streamRetryMilliseconds,
+                    heartbeatNanoseconds: UInt64(configuration.streamHeartbeatSeconds * 1e9))
     }
 
     /// How many frames a stream of `duration` seconds sends (k/fps < duration).
