@@ -186,16 +186,17 @@ final class StreamTicker: LoopTimer {
         }
         var i = 0
         while i < members.count {
-            if members[i].ending != nil || !members[i].writer.isOpen {
-                members[i].frames.release()
-                members.swapAt(i, members.count - 1)
-                members.removeLast()
-            } else {
-                i += 1
-            }
+            if members[i].ending != nil || !members[i].writer.isOpen { drop(at: i) } else { i += 1 }
         }
         busy = false
         if members.isEmpty { leave() }
+    }
+
+    /// Takes member `i` out (the last takes its place) and lets go of its frames.
+    private func drop(at i: Int) {
+        members[i].frames.release()
+        members.swapAt(i, members.count - 1)
+        members.removeLast()
     }
 
     /// `event: end` with a reason, then the connection closes.
@@ -212,9 +213,7 @@ final class StreamTicker: LoopTimer {
 
     private func remove(_ writer: StreamWriter) {
         guard !busy, let i = members.firstIndex(where: { $0.writer === writer }) else { return }
-        members[i].frames.release()
-        members.swapAt(i, members.count - 1)
-        members.removeLast()
+        drop(at: i)
         if members.isEmpty { leave() }
     }
 
@@ -234,7 +233,7 @@ final class StreamTickers: @unchecked Sendable {
     /// a resumed stream whose next frame is not due yet), the next one due
     /// at monotonic `nextDue`, and every next one 1/fps later, on the ticker
     /// whose ticks fall there.
-    func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, writesFirst: Bool = true, endK: Int?, nextDue: UInt64,
+    func add(_ writer: StreamWriter, frames: any TickerFrames, firstK: Int, writesFirst: Bool, endK: Int?, nextDue: UInt64,
              fps: Double, metrics: Metrics, retryMilliseconds: Int, heartbeatNanoseconds: UInt64) {
         let loop = writer.loop
         let (grid, firstTick) = TickGrid.place(nextDue, fps: fps)
