@@ -184,8 +184,8 @@ func run(_ o: Options, streams count: Int) -> Result {
     var buffer = [UInt8](repeating: 0, count: 65536)
     // What the streams sent while the others were still opening is read
     // once and not counted: a slow opening (a full accept queue costs a
-    // second per SYN retried) would otherwise count more frames than the
-    // run's seconds hold, and hide frames missing later.
+    // second per handshake the server drops) would otherwise count more
+    // frames than the run's seconds hold, and hide frames missing later.
     var counting = false
     func poll(timeout: Int32) {
         let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, Int32($0.count), timeout) }
