@@ -91,7 +91,7 @@ final class SharedClockFrames: Sendable {
 
     func acquire(_ key: String) -> Slot { slots.withLock { $0.acquire(key) { Slot() } } }
 
-    func release(_ key: String) { slots.withLock { $0.release(key) } }
+    func release(_ key: String) { _ = slots.withLock { $0.release(key) } }
 
     var count: Int { slots.withLock { $0.count } }
 }

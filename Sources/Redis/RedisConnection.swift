@@ -283,6 +283,6 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         } else {
             return nil
         }
-        return try? SocketAddress(host: String(cString: text), port: port)
+        return try? SocketAddress(host: text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, port: port)
     }
 }

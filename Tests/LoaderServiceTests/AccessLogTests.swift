@@ -16,7 +16,7 @@ struct AccessLogTests {
         var template = Array("/tmp/loaderd-access-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         try #require(fd >= 0)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { close(fd); unlink(path) }
         let logger = Logger(level: .info, fd: fd)
         try body(logger)
