@@ -18,6 +18,30 @@ enum DefinitionBenchmark {
         return #"{"format": 1, "name": "largest", "summary": "The limits.", "canvas": {"width": 100, "height": 100}, "layers": [{"type": "replicator", "id": "r", "position": [50, 50], "bounds": [100, 100], "instanceCount": 4, "instanceDelay": 0.1, "instanceTransform": {"rotation": 1.5707963267948966}, "sublayers": [\#(layers.joined(separator: ","))]}]}"#
     }
 
+    /// The costliest definitions of other shapes that `maxFrameCost`
+    /// allows: (name, definition), each within a unit of the limit.
+    static func atTheLimit() -> [(String, String)] {
+        let limit = DefinitionLimits.maxFrameCost
+        func document(_ layers: String) -> String {
+            #"{"format": 1, "name": "limit", "summary": "At the limit.", "canvas": {"width": 100, "height": 100}, "layers": [\#(layers)]}"#
+        }
+        let eased = #"{"type": "basic", "keyPath": "transform.scale", "fromValue": 1, "toValue": 0.2, "duration": 0.7, "autoreverses": true, "repeatCount": "infinity", "timingFunction": [0.2, 0.68, 0.18, 1.08]}"#
+        // 1,000 circles with as many eased animations each as fit.
+        let perElement = limit / 1_000 - 2
+        let animated = #"{"type": "replicator", "id": "r", "bounds": [100, 100], "instanceCount": 1000, "instanceDelay": 0.001, "instanceTransform": {"rotation": 0.01}, "sublayers": [{"type": "circle", "id": "d", "position": [50, 10], "diameter": 2, "animations": [\#(Array(repeating: eased, count: perElement).joined(separator: ","))]}]}"#
+        // Replicators four deep (5⁴ = 625 dots), each level animated.
+        let level = 5
+        func nest(_ depth: Int) -> String {
+            guard depth > 0 else { return #"{"type": "circle", "id": "d", "position": [50, 10], "diameter": 2, "animations": [\#(eased)]}"# }
+            return #"{"type": "replicator", "id": "r\#(depth)", "bounds": [100, 100], "instanceCount": \#(level), "instanceDelay": 0.01, "instanceTransform": {"rotation": 0.3, "scale": 0.99}, "animations": [\#(eased)], "sublayers": [\#(nest(depth - 1))]}"#
+        }
+        // One dot whose keyframe animations fill the limit, nested in groups.
+        let keyframes = #"{"type": "keyframe", "keyPath": "opacity", "values": [\#((0..<100).map { "\($0 % 2)" }.joined(separator: ","))], "duration": 1, "repeatCount": "infinity", "timingFunctions": [\#(Array(repeating: "[0.4, 0, 0.2, 1]", count: 99).joined(separator: ","))]}"#
+        let grouped = #"{"type": "circle", "id": "d", "diameter": 2, "animations": [{"type": "group", "duration": 1, "repeatCount": "infinity", "animations": [\#(Array(repeating: keyframes, count: 90).joined(separator: ","))]}]}"#
+        return [("1000 eased dots", document(animated)), ("4 nested levels", document(nest(4))),
+                ("groups of keyframes", document(Array(repeating: grouped, count: 1).joined(separator: ",")))]
+    }
+
     static func run(arguments: [String]) {
         #if DEBUG
         print("warning: debug build; run with -c release for real figures")
@@ -27,7 +51,15 @@ enum DefinitionBenchmark {
         let definition = try! LoaderDefinition(definition: Array(text.utf8))
         let parse = ContinuousClock.now - started
         print("largest definition: \(text.utf8.count) bytes, parsed and built in \(micros(parse)) µs")
+        print("maxFrameCost \(DefinitionLimits.maxFrameCost) units; each definition's cost beside its name")
         measure("largest", definition, rounds: 5, frames: 200)
+        for (name, text) in atTheLimit() {
+            do {
+                measure(name, try LoaderDefinition(definition: Array(text.utf8)), rounds: 5, frames: 200)
+            } catch {
+                print(name, "refused:", error)
+            }
+        }
         for loader in LoaderCatalog.standard.loaders where loader.document != nil {
             measure(loader.name, loader, rounds: 5, frames: 20_000)
         }
@@ -49,7 +81,8 @@ enum DefinitionBenchmark {
             encode.append(micros(c - b) / Double(frames))
         }
         let median = { (v: [Double]) in v.sorted()[v.count / 2] }
-        print(EngineBenchmark.pad(name, 19), "compute", EngineBenchmark.pad(String(format2(median(compute))) + " µs", 12),
+        let cost = definition.document.map { " (\($0.frameCost) units)" } ?? ""
+        print(EngineBenchmark.pad(name + cost, 34), "compute", EngineBenchmark.pad(String(format2(median(compute))) + " µs", 12),
               "compute+encode", String(format2(median(encode))) + " µs", sink == 0 ? "" : "")
     }
 

@@ -83,7 +83,7 @@ final class SceneNode: Sendable {
                 power = step.after(power)
             }
             kind = .replicator(center: center, copies: copies,
-                               sublayers: r.sublayers.map { SceneNode($0, color: color, still: still) })
+                               sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color, still: still) })
         }
     }
 
@@ -164,11 +164,11 @@ struct DefinedScene: LoaderScene {
     init(_ document: LoaderDocument, _ p: ParameterValues) {
         let color = p.color("color")
         if p.reducedMotion, let reduced = document.reducedMotion, let ids = document.reducedElementIDs {
-            layers = reduced.map { SceneNode($0, color: color, still: false) }
+            layers = reduced.filter(\.draws).map { SceneNode($0, color: color, still: false) }
             self.ids = ids
             pulse = nil
         } else {
-            layers = document.layers.map { SceneNode($0, color: color, still: p.reducedMotion) }
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, still: p.reducedMotion) }
             ids = document.elementIDs
             pulse = p.reducedMotion ? DefinedScene.reducedPulse : nil
         }

@@ -26,6 +26,10 @@ public struct DefinitionError: Error, Sendable, Equatable, CustomStringConvertib
 public enum DefinitionLimits {
     public static let maxLayers = 256
     public static let maxElements = 1_000
+    /// The work of one frame, in units (`FrameCost`): every layer a frame
+    /// visits, each replicated copy apart, plus every animation evaluated
+    /// there. Checked from the tree's counts before any copy is walked.
+    public static let maxFrameCost = 25_000
     public static let maxKeyframes = 10_000
     public static let maxPathCommands = 10_000
     public static let maxBytes = 1 << 20

@@ -58,10 +58,14 @@ struct DocumentParser {
         var reduced: [LayerSpec]? = nil
         if let r = f["reducedMotion"] { reduced = try layerList(r) }
 
+        // Counted before any copy is walked: ids visit every copy.
+        var cost = try frameCost(layers, layersNode)
+        if let reduced { cost = max(cost, try frameCost(reduced, f["reducedMotion"]!)) }
         let ids = try elementIDs(layers, layersNode)
         let reducedIDs = try reduced.map { list throws(DefinitionError) in try elementIDs(list, f["reducedMotion"]!) }
         return LoaderDocument(name: name, summary: summary, width: width, height: height, background: background,
-                              color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs)
+                              color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs,
+                              frameCost: cost)
     }
 
     static func matches(_ text: String, rest: String, max: Int) -> Bool {
@@ -166,11 +170,24 @@ struct DocumentParser {
                               scale: scale, instanceAlphaOffset: alpha, sublayers: sublayers)
     }
 
+    /// One frame's elements and work, against `maxElements` and `maxFrameCost`.
+    func frameCost(_ layers: [LayerSpec], _ node: DefinitionNode) throws(DefinitionError) -> Int {
+        guard FrameCost.elements(layers) <= DefinitionLimits.maxElements else {
+            throw node.fail("more than maxElements (\(DefinitionLimits.maxElements)) elements after replication")
+        }
+        let cost = FrameCost.units(layers)
+        guard cost <= DefinitionLimits.maxFrameCost else {
+            let amount = cost >= FrameCost.ceiling ? "more than 2^40" : "\(cost)"
+            throw node.fail("a frame would cost \(amount) units (a layer visited per replicated copy, plus each animation evaluated there); maxFrameCost is \(DefinitionLimits.maxFrameCost)")
+        }
+        return cost
+    }
+
     /// Every element's id, checked unique and counted against the limit.
     func elementIDs(_ layers: [LayerSpec], _ node: DefinitionNode) throws(DefinitionError) -> [ElementID] {
         var ids: [String] = []
         func walk(_ layers: [LayerSpec], suffix: String, depth: Int) throws(DefinitionError) {
-            for layer in layers {
+            for layer in layers where layer.draws {
                 switch layer.kind {
                 case let .replicator(r):
                     for k in 0..<r.instanceCount {

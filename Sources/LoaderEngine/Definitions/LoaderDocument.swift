@@ -16,6 +16,8 @@ public struct LoaderDocument: Sendable {
     /// The element ids of one frame, in drawing order (copies in index order).
     let elementIDs: [ElementID]
     let reducedElementIDs: [ElementID]?
+    /// The work of its costliest frame (`FrameCost`), normal or reduced.
+    public let frameCost: Int
 }
 
 /// One layer as written.
@@ -45,6 +47,13 @@ struct LayerSpec: Sendable {
         case .replicator: return nil
         }
     }
+
+    /// Whether any copy of it draws an element. A frame never visits a
+    /// layer that draws nothing, so such a layer costs nothing.
+    var draws: Bool {
+        if case let .replicator(r) = kind { return r.draws }
+        return true
+    }
 }
 
 /// `CAReplicatorLayer`'s own properties.
@@ -56,6 +65,20 @@ struct ReplicatorSpec: Sendable {
     let scale: Double
     let instanceAlphaOffset: Double
     let sublayers: [LayerSpec]
+    /// Some copy draws an element (known once, when parsed).
+    let draws: Bool
+
+    init(instanceCount: Int, instanceDelay: Double, translation: Point, rotation: Double, scale: Double,
+         instanceAlphaOffset: Double, sublayers: [LayerSpec]) {
+        self.instanceCount = instanceCount
+        self.instanceDelay = instanceDelay
+        self.translation = translation
+        self.rotation = rotation
+        self.scale = scale
+        self.instanceAlphaOffset = instanceAlphaOffset
+        self.sublayers = sublayers
+        draws = instanceCount > 0 && sublayers.contains { $0.draws }
+    }
 }
 
 /// An animation as written; colours that say `"color"` are resolved when a

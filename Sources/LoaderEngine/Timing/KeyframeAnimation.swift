@@ -80,9 +80,13 @@ public final class KeyframeAnimation: Animation {
         case let .values(values):
             if values.count == 1 { return values[0] }
             if calculationMode == .discrete {
-                var i = 0
-                while i + 1 < values.count && keyTimes[i + 1] <= f { i += 1 }
-                return values[i]
+                // The last value whose key time is <= f (key times never decrease).
+                var lo = 0, hi = values.count - 1
+                while lo < hi {
+                    let mid = (lo + hi + 1) / 2
+                    if keyTimes[mid] <= f { lo = mid } else { hi = mid - 1 }
+                }
+                return values[lo]
             }
             let (leg, u) = leg(at: f, legs: values.count - 1)
             return values[leg] + (values[leg + 1] - values[leg]) * u

@@ -102,6 +102,47 @@ struct DefinitionErrorTests {
         }
     }
 
+    /// Replicators nested four deep, `instanceCount` 1000 each, around `inner`.
+    static func nested(around inner: String) -> String {
+        var layer = inner
+        for id in ["d", "c", "b", "a"] {
+            layer = #"{"type": "replicator", "id": "\#(id)", "bounds": [1, 1], "instanceCount": 1000, "sublayers": [\#(layer)]}"#
+        }
+        return document(layers: layer)
+    }
+
+    /// The cost is counted from the tree before any copy is walked: a frame
+    /// of 1000⁴ copies is refused at once, by its count, with its limit's name.
+    @Test func nestedReplicatorsAreCountedNotWalked() throws {
+        do { _ = try LoaderDocument.parse(Self.nested(around: Self.dot)); Issue.record("accepted") } catch {
+            #expect(error.path == "layers" && error.message.contains("maxElements (1000)"), "\(error)")
+        }
+        // Copies of copies that draw nothing are never visited: no elements, no cost.
+        let empty = #"{"type": "replicator", "id": "e", "bounds": [1, 1], "instanceCount": 0, "sublayers": [\#(Self.dot)]}"#
+        let document = try LoaderDocument.parse(Self.nested(around: empty))
+        #expect(document.frameCost == 0)
+        let loader = LoaderDefinition(document: document).configure()
+        #expect(loader.frame(at: 1).elements.isEmpty)
+    }
+
+    /// 1,000 elements with 24 animations each: 1,000 × (1 + 24) + 1 units,
+    /// past 25,000 (a visit per copy and one per animation evaluated).
+    @Test func frameCostLimit() throws {
+        func dots(animations: Int) -> String {
+            let fade = #"{"type": "basic", "keyPath": "opacity", "toValue": 0, "duration": 1}"#
+            let dot = #"{"type": "circle", "id": "dot", "diameter": 8, "animations": [\#(Array(repeating: fade, count: animations).joined(separator: ","))]}"#
+            return Self.document(layers: #"{"type": "replicator", "id": "r", "bounds": [1, 1], "instanceCount": 1000, "sublayers": [\#(dot)]}"#)
+        }
+        #expect(try LoaderDocument.parse(dots(animations: 23)).frameCost == 1 + 1000 * 24)
+        do { _ = try LoaderDocument.parse(dots(animations: 24)); Issue.record("accepted") } catch {
+            #expect(error.path == "layers" && error.message.contains("a frame would cost 25001 units") && error.message.contains("maxFrameCost is 25000"),
+                    "\(error)")
+        }
+        // A group counts itself and each of its animations.
+        let grouped = Self.animated(#"{"type": "group", "duration": 1, "animations": [{"type": "basic", "keyPath": "opacity", "toValue": 0}, {"type": "basic", "keyPath": "opacity", "toValue": 1}]}"#)
+        #expect(try LoaderDocument.parse(grouped).frameCost == 1 + 3)
+    }
+
     @Test func catalogueRefusesTakenNamesWithTheFile() throws {
         let mine = Array(Self.document(name: "\"mine\"", layers: Self.dot).utf8)
         let typing = Array(Self.document(name: "\"typing\"", layers: Self.dot).utf8)
