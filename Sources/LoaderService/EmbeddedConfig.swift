@@ -27,6 +27,13 @@ let embeddedConfigJSON = """
   "sessionStore": "local",
   "redisWaitReplicas": 0,
   "loadersDir": null,
-  "trustedProxies": []
+  "trustedProxies": [],
+  "maxWorkPerRequest": 20000000,
+  "maxStreamWorkPerSecond": 1000000,
+  "maxHeavyRequestsPerClient": 2,
+  "redisTimeoutSeconds": 1,
+  "sessionCreateRate": 2,
+  "sessionCreateBurst": 30,
+  "sessionCreateKey": null
 }
 """

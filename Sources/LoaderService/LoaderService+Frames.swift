@@ -60,7 +60,10 @@ extension LoaderService {
     }
 
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
-    func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
+    /// `peer` (or `client`, already worked out) says whose share of heavy
+    /// work a costly batch takes.
+    func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches, peer: SocketAddress? = nil,
+                client: String? = nil) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
         if let stream = query.values.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
@@ -78,7 +81,9 @@ extension LoaderService {
         try Negotiation.requireJSON(request)
         if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
         if query.values.from != nil || query.values.to != nil {
-            return try batch(configured.loader, query, request)
+            return try batch(configured.loader, query, request) { [self] in
+                client ?? ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+            }
         }
         if query.values.fps != nil || query.values.duration != nil {
             let name = query.values.fps != nil ? "fps" : "duration"
@@ -91,11 +96,14 @@ extension LoaderService {
     }
 
     /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);
-    /// none when `to` is before `from`. A batch past `maxBatchFrames` or
-    /// `maxBatchBytes` answers the frames that fit and a `next` link (a
-    /// field and `Link: <…>; rel="next"`) to the same batch from the
-    /// following frame on.
-    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// none when `to` is before `from`. A batch past `maxBatchFrames`,
+    /// `maxBatchBytes` or `maxWorkPerRequest` (its frames times the loader's
+    /// frame cost) answers the frames that fit and a `next` link (a field
+    /// and `Link: <…>; rel="next"`) to the same batch from the following
+    /// frame on. One that costs more than about a millisecond is computed
+    /// off the loop, in `client`'s share of heavy work.
+    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest,
+               client: () -> String) throws -> HTTPResponse {
         if query.values.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
         if query.values.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
         guard let to = try query.time("to") else { throw ServiceError.invalid("to is required for a batch (frames from `from` to `to`)") }
@@ -104,7 +112,23 @@ extension LoaderService {
         // Both times are within 0…1e9 and fps within 1…120: no overflow.
         let span = (to - from) * fps
         let count = span < 0 ? 0 : Int((span + 1e-9).rounded(.down)) + 1
-        let asked = min(count, Self.maxBatchFrames)
+        let cost = loader.frameCost
+        let asked = min(count, Self.maxBatchFrames, max(1, configuration.maxWorkPerRequest / cost))
+        guard asked * cost > HeavyWork.inlineUnits else {
+            return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
+        }
+        try Negotiation.requireJSON(request)
+        return heavyWork.run(for: client()) { [self] in
+            do { return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request) } catch {
+                return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
+            }
+        }
+    }
+
+    /// The first `asked` of the batch's `count` frames, with a `next` link
+    /// when that is not all of them.
+    private func encodedBatch(_ loader: ConfiguredLoader, from: Double, fps: Double, asked: Int, count: Int,
+                              _ request: HTTPRequest) throws -> HTTPResponse {
         var renderer = FrameRenderer(loader)
         let times = (0..<asked).lazy.map { from + Double($0) / fps }
         // Room is kept for the `next` field (a target is at most 8 KiB).

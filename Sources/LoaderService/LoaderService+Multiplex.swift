@@ -55,6 +55,14 @@ extension LoaderService {
                 do { loaders.append(.shared(try SteadyLoop(definition, parameters: items))) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
             }
         }
+        var cost = 0
+        for loader in loaders {
+            switch loader {
+            case .stream(let l): cost += l.frameCost
+            case .shared(let steady): cost += steady.loader.frameCost
+            }
+        }
+        try checkStreamWork(cost, fps: fps)
         let startK = Self.resumeAfter(request)
         if case .stream = clock, let frameCount, startK >= frameCount {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])

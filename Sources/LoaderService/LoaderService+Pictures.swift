@@ -59,9 +59,11 @@ extension LoaderService {
 
     /// `GET /loaders/{name}/animation.svg` and `animation.json`: one loop of
     /// the loader from `from` (default: once every element has started), as
-    /// an animated SVG or a Lottie document. Built off the event loop,
-    /// cached by query.
-    func animation(_ definition: LoaderDefinition, _ request: HTTPRequest, _ export: Export) throws -> HTTPResponse {
+    /// an animated SVG or a Lottie document. Built off the event loop, in
+    /// the client's share of heavy work, cached by query. The build's work
+    /// is bounded before it starts: the loader's frame cost times the most
+    /// frames a loop samples is at most `maxWorkPerRequest`.
+    func animation(_ definition: LoaderDefinition, _ request: HTTPRequest, _ export: Export, peer: SocketAddress?) throws -> HTTPResponse {
         var from: Double?, label: String?
         for item in request.query where export.ownQueryNames.contains(item.name) {
             guard label == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
@@ -84,20 +86,25 @@ extension LoaderService {
         }
         // Check the parameters now (a 400 at once), build the loop off the
         // event loop: sampling takes thousands of frames.
-        do { _ = try definition.configure(items) } catch { throw ServiceError(error) }
+        let loader: ConfiguredLoader
+        do { loader = try definition.configure(items) } catch { throw ServiceError(error) }
         guard Negotiation.accepts(request, export.mediaType) else {
             throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.mediaType); the Accept header excludes it")
         }
+        // CSS and HTML build the reduced-motion loop too.
+        let frames = SVGAnimation.maxFrames * (export == .css || export == .html ? 2 : 1)
+        let (work, overflow) = loader.frameCost.multipliedReportingOverflow(by: frames)
+        guard !overflow, work <= configuration.maxWorkPerRequest else {
+            throw ServiceError(.badRequest, "too_costly",
+                               "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
+        }
         let ifNoneMatch = request.headers["if-none-match"]
-        return .deferred { [self, from, label] promise in
-            DispatchQueue.global().async { [self] in
-                guard let body = try? export.body(definition, items, from: from, label: label) else {
-                    promise.succeed(ServiceError.invalid("the animation's parameters are not valid").response)
-                    return
-                }
-                animations.withLock { $0[key] = body }
-                promise.succeed(LoaderService.cacheable(body, contentType: export.contentType, cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch))
+        return heavyWork.run(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] in
+            guard let body = try? export.body(definition, items, from: from, label: label) else {
+                return ServiceError.invalid("the animation's parameters are not valid").response
             }
+            animations.withLock { $0[key] = body }
+            return LoaderService.cacheable(body, contentType: export.contentType, cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch)
         }
     }
 

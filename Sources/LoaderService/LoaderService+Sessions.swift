@@ -3,9 +3,10 @@ import LoaderEngine
 
 extension LoaderService {
     /// `POST /sessions` with `{"loader":"web","params":{…}}`.
-    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    func createSession(_ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         try requireNoQuery(request)
         try Negotiation.requireJSON(request)
+        try admitSessionCreation(request, peer: peer)
         let body = try jsonBody(request, allowed: ["loader", "params"])
         guard case .string(let name)? = body["loader"] else {
             throw ServiceError.invalid("loader is required: one of \(catalog.names.joined(separator: ", "))")
@@ -243,3 +244,20 @@ func isoTimestamp(_ seconds: Double) -> String {
 }
 
 import Glibc
+
+extension LoaderService {
+    /// A backend that presents `sessionCreateKey` creates sessions freely
+    /// (within `maxSessions`); every other client address takes a token from
+    /// its bucket (`sessionCreateRate`, `sessionCreateBurst`), or gets 429.
+    func admitSessionCreation(_ request: HTTPRequest, peer: SocketAddress?) throws {
+        if let key = configuration.sessionCreateKey, let given = bearerToken(request), constantTimeEqual(Array(given.utf8), Array(key.utf8)) {
+            return
+        }
+        let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+        guard let wait = sessionCreation.take(client, now: Double(monotonicNanoseconds()) / 1e9) else { return }
+        var error = ServiceError(.tooManyRequests, "too_many_session_creations",
+                                 "this client creates sessions faster than sessionCreateRate (\(SVG.n(configuration.sessionCreateRate)) a second after a burst of \(configuration.sessionCreateBurst)); a backend with sessionCreateKey is not limited")
+        error.headers.replace("Retry-After", String(max(1, Int(wait.rounded(.up)))))
+        throw error
+    }
+}

@@ -11,6 +11,7 @@ extension LoaderService {
         }
         let clock = try StreamClock(query.values.clock)
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
+        try checkStreamWork(loader.frameCost, fps: fps)
         let frameCount = try Self.streamFrameCount(query.values.duration, fps: fps)
         let startK = Self.resumeAfter(request)
         if case .shared = clock {
@@ -66,6 +67,17 @@ extension LoaderService {
         tickers.add(writer, frames: frames, firstK: firstK, writesFirst: writesFirst, endK: endK, nextDue: nextDue, fps: fps,
                     metrics: metrics, retryMilliseconds: configuration.streamRetryMilliseconds,
                     heartbeatNanoseconds: UInt64(configuration.streamHeartbeatSeconds * 1e9))
+    }
+
+    /// A stream's frames are computed on its loop: their cost a second
+    /// (a frame's cost, of every loader it carries, times fps) is bounded.
+    func checkStreamWork(_ frameCost: Int, fps: Double) throws {
+        let perSecond = Double(frameCost) * fps
+        guard perSecond <= Double(configuration.maxStreamWorkPerSecond) else {
+            let most = max(0, Int(Double(configuration.maxStreamWorkPerSecond) / Double(frameCost)))
+            throw ServiceError(.badRequest, "too_costly",
+                               "a frame costs \(frameCost) units, \(Int(perSecond)) a second at \(SVG.n(fps)) fps; maxStreamWorkPerSecond is \(configuration.maxStreamWorkPerSecond)" + (most >= 1 ? ": ask for fps \(min(most, 120)) or less" : ""))
+        }
     }
 
     /// How many frames a stream of `duration` seconds sends (k/fps < duration).

@@ -22,6 +22,10 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let trustedProxies: [AddressRange]
     /// The latest frame of each shared-clock stream, for every loop.
     let sharedClockFrames = SharedClockFrames()
+    /// Previews, export builds and costly batches, off the loops.
+    let heavyWork: HeavyWork
+    /// `POST /sessions` by client address, without `sessionCreateKey`.
+    let sessionCreation: RateLimiter
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
 
@@ -40,6 +44,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         self.router = router
         // Checked when the configuration was read: every entry parses.
         trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
+        heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient)
+        sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
         catalogJSON = catalog.json()
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
         openAPIJSON = OpenAPI.document(Self.endpoints, OpenAPI.Context(catalog: catalog, configuration: configuration))

@@ -44,6 +44,24 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Peers (addresses or CIDR ranges) whose `X-Forwarded-For` names the
     /// client in the access log; empty trusts nobody's.
     public var trustedProxies: [String] = []
+    /// The work one request may cost, in `maxFrameCost`'s units (a frame's
+    /// cost times the frames it asks for).
+    public var maxWorkPerRequest = 20_000_000
+    /// The work one stream may cost each second: its frame's cost times fps.
+    public var maxStreamWorkPerSecond = 1_000_000
+    /// Heavy requests (previews, exports being built, costly batches) one
+    /// client address may have running at once.
+    public var maxHeavyRequestsPerClient = 2
+    /// With Redis: a command unanswered for this long fails its request
+    /// (503) and the connection is closed and opened again.
+    public var redisTimeoutSeconds = 1.0
+    /// `POST /sessions` from one client address without `sessionCreateKey`:
+    /// sessions a second, after a burst of `sessionCreateBurst`.
+    public var sessionCreateRate = 2.0
+    public var sessionCreateBurst = 30
+    /// When set, a `POST /sessions` that presents it as a bearer token is
+    /// not limited by address (its sessions still count in `maxSessions`).
+    public var sessionCreateKey: String? = nil
 
     public init() {}
 
@@ -222,6 +240,20 @@ extension ServiceConfiguration {
         Key(name: "trustedProxies", kind: .addressRanges, flag: nil,
             meaning: "proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client in the access log; empty: every request is logged with its peer's address (docs/SECURITY.md)",
             get: { .list($0.trustedProxies) }) { c, v in if case .list(let l) = v { c.trustedProxies = l } },
+        .integer("maxWorkPerRequest", \.maxWorkPerRequest, 1000...1_000_000_000,
+                 "units of work one request may cost (a frame's cost, docs/LOADERS.md, times its frames): a batch answers the frames that fit and a next link, an export past it gets 400"),
+        .integer("maxStreamWorkPerSecond", \.maxStreamWorkPerSecond, 1000...1_000_000_000,
+                 "units of work one stream may cost a second (a frame's cost times fps); past it the stream gets 400"),
+        .integer("maxHeavyRequestsPerClient", \.maxHeavyRequestsPerClient, 1...1000,
+                 "previews, export builds and costly batches one client address may have running at once; beyond, 429 with Retry-After"),
+        .seconds("redisTimeoutSeconds", \.redisTimeoutSeconds, 0.05...60,
+                 "with Redis: a command unanswered this long fails its request with 503, and the connection is opened again"),
+        Key(name: "sessionCreateRate", kind: .seconds(0.001...1_000_000), flag: nil,
+            meaning: "sessions a second one client address may create without sessionCreateKey (a token bucket); beyond, 429 with Retry-After",
+            get: { .number($0.sessionCreateRate) }) { c, v in if case .number(let n) = v { c.sessionCreateRate = n } },
+        .integer("sessionCreateBurst", \.sessionCreateBurst, 1...1_000_000, "sessions one client address may create at once before sessionCreateRate applies"),
+        .optional("sessionCreateKey", \.sessionCreateKey, .optionalString,
+                  "a secret: POST /sessions with Authorization: Bearer <it> is not limited by address; null: every client is (docs/SECURITY.md)"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }

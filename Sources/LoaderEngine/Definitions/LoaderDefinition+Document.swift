@@ -19,6 +19,7 @@ extension LoaderDefinition {
             },
             canvas: { _ in (document.width, document.height) },
             settle: { p in DocumentTiming.settle(p.reducedMotion ? document.reducedMotion ?? [] : document.layers, offset: 0) },
+            frameCost: { _, _ in document.frameCost },
             scene: { p, _ in DefinedScene(document, p) })
     }
 

@@ -107,6 +107,7 @@ public final class LoaderDefinition: Sendable {
     let makeCanvas: @Sendable (ParameterValues) -> (width: Double, height: Double)
     let makeSettle: @Sendable (ParameterValues) -> Double
     let makeScene: @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene
+    let makeFrameCost: @Sendable (ParameterValues, LoaderEvents) -> Int
 
     /// `period` and `settle` are on the scene's clock (before `speed`);
     /// the canvas defaults to the `width` and `height` parameters.
@@ -115,6 +116,7 @@ public final class LoaderDefinition: Sendable {
          period: @escaping @Sendable (ParameterValues) -> Double?,
          canvas: @escaping @Sendable (ParameterValues) -> (width: Double, height: Double) = { ($0.number("width"), $0.number("height")) },
          settle: @escaping @Sendable (ParameterValues) -> Double = { _ in 0 },
+         frameCost: @escaping @Sendable (ParameterValues, LoaderEvents) -> Int = { _, events in 8 + 4 * events.progress.count },
          scene: @escaping @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene) {
         self.name = name
         self.summary = summary
@@ -127,6 +129,7 @@ public final class LoaderDefinition: Sendable {
         self.makeCanvas = canvas
         self.makeSettle = settle
         self.makeScene = scene
+        self.makeFrameCost = frameCost
     }
 
     public var defaults: ParameterValues { ParameterValues(specs: parameters) }
@@ -223,6 +226,11 @@ public struct ConfiguredLoader: Sendable {
     }
 
     public var name: String { definition.name }
+
+    /// The work of one frame in `maxFrameCost`'s units (layers visited and
+    /// animations evaluated), at least 1: what batches, streams and exports
+    /// multiply by their frame counts to bound a request before it starts.
+    public var frameCost: Int { max(1, definition.makeFrameCost(parameters, events)) }
 
     /// Which elements are moved, delayed copies of others (see
     /// `CopyRelation`), on this loader's clock and canvas.

@@ -33,6 +33,8 @@ struct TypingLoader: LoaderScene {
                 : commonPeriod([p.number("opacityDuration"), p.number("bounceDuration"), p.number("scaleDuration")])
         },
         settle: { p in p.number("scaleDuration") },
+        // A replicator and its copies of one dot with three animations.
+        frameCost: { p, _ in 1 + 4 * p.integer("count") },
         scene: { p, _ in TypingLoader(p) }
     )
 

@@ -10,25 +10,25 @@ extension LoaderService {
         Endpoint(.GET, "/loaders/{name}/frames", document: OpenAPI.getFrames) { s, r in
             let definition = try s.definition(r[parameter: "name"])
             if LoaderService.prefersSVG(r.http) { return try s.frameSVG(definition, r.http) }
-            return try s.frames(definition, r.http, r.caches)
+            return try s.frames(definition, r.http, r.caches, peer: r.context.peer)
         },
         Endpoint(.GET, "/loaders/{name}/frames.svg", document: OpenAPI.getFrameSVG) { s, r in
             try s.frameSVG(s.definition(r[parameter: "name"]), r.http)
         },
         Endpoint(.GET, "/loaders/{name}/animation.svg", document: OpenAPI.getAnimationSVG) { s, r in
-            try s.animation(s.definition(r[parameter: "name"]), r.http, .svg)
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .svg, peer: r.context.peer)
         },
         Endpoint(.GET, "/loaders/{name}/animation.json", document: OpenAPI.getAnimationLottie) { s, r in
-            try s.animation(s.definition(r[parameter: "name"]), r.http, .lottie)
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .lottie, peer: r.context.peer)
         },
         Endpoint(.GET, "/loaders/{name}/animation.css", document: OpenAPI.getAnimationCSS) { s, r in
-            try s.animation(s.definition(r[parameter: "name"]), r.http, .css)
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .css, peer: r.context.peer)
         },
         Endpoint(.GET, "/loaders/{name}/animation.html", document: OpenAPI.getAnimationHTML) { s, r in
-            try s.animation(s.definition(r[parameter: "name"]), r.http, .html)
+            try s.animation(s.definition(r[parameter: "name"]), r.http, .html, peer: r.context.peer)
         },
         Endpoint(.GET, "/streams", document: OpenAPI.multiplexedStream) { s, r in try s.multiplexedStream(r.http, r.caches) },
-        Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http) },
+        Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http, peer: r.context.peer) },
         Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
@@ -45,7 +45,7 @@ extension LoaderService {
             try s.requireNoQuery(r.http)
             return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, cacheControl: "no-cache")
         },
-        Endpoint(.POST, "/sessions", document: OpenAPI.createSession) { s, r in try s.createSession(r.http) },
+        Endpoint(.POST, "/sessions", document: OpenAPI.createSession) { s, r in try s.createSession(r.http, peer: r.context.peer) },
         Endpoint(.GET, "/sessions/{id}", document: OpenAPI.getSession) { s, r in try s.sessionState(r[parameter: "id"], r.http) },
         Endpoint(.DELETE, "/sessions/{id}", document: OpenAPI.deleteSession) { s, r in try s.deleteSession(r[parameter: "id"], r.http) },
         Endpoint(.GET, "/sessions/{id}/frames", document: OpenAPI.getSessionFrames) { s, r in try s.sessionFrames(r[parameter: "id"], r.http, r.caches) },

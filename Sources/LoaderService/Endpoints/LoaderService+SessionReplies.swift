@@ -47,6 +47,8 @@ extension ServiceError {
             self.init(.unauthorized, "unauthorized", "a valid Authorization: Bearer <token> for this session is required")
         case .tooManySessions(let limit):
             self.init(.serviceUnavailable, "too_many_sessions", "the session limit (\(limit)) is reached; try again later")
+            // Sessions end by expiry or deletion; a minute is a fair first wait.
+            headers.add("Retry-After", "60")
         case .tooManyViewers(let limit):
             self.init(.serviceUnavailable, "too_many_viewers", "a session has at most \(limit) viewers")
         case .tooManyEvents(let limit):

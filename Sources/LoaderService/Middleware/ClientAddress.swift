@@ -39,6 +39,12 @@ enum ClientAddress {
         }
     }
 
+    /// The address of the client of `request` from `peer` (a proxy in
+    /// `trustedProxies` names it), as text: the key of per-client limits.
+    static func key(_ request: HTTPRequest, peer: SocketAddress?, trusted: [AddressRange]) -> String {
+        of(peer: peer, forwardedFor: trusted.isEmpty ? [] : request.headers.values("x-forwarded-for"), trusted: trusted).text
+    }
+
     var text: String {
         var out: [UInt8] = []
         append(to: &out)

@@ -78,8 +78,9 @@ extension OpenAPI {
             for (code, text, schema) in [
                 ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
                 ("304", "Not modified (If-None-Match).", nil),
-                ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form.", ref("Error")),
+                ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form; a stream whose frames would cost more than maxStreamWorkPerSecond (too_costly).", ref("Error")),
                 ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
+                ("429", "A costly batch while this client already has maxHeavyRequestsPerClient heavy requests running (Retry-After).", ref("Error")),
             ] as [(String, String, String?)] {
                 response(&w, code, text, schema)
             }
@@ -243,8 +244,13 @@ extension OpenAPI {
         w.beginObject()
         w.key("200")
         w.rawValue(Array(#"{"description":"The picture.","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
-        for (code, text) in [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
-                             ("406", "The Accept header excludes \(contentType).")] {
+        var statuses = [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
+                        ("406", "The Accept header excludes \(contentType).")]
+        if !takesTime {
+            statuses[1].1 = "A bad or unknown parameter, or a loop whose build would cost more than maxWorkPerRequest (too_costly)."
+            statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))
+        }
+        for (code, text) in statuses {
             response(&w, code, text, code == "304" ? nil : ref("Error"))
         }
         transportLimits(&w)

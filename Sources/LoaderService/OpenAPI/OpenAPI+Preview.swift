@@ -25,6 +25,7 @@ extension OpenAPI {
             ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
             ("413", "The body is larger than the server's maxBodyBytes.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
+            ("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After).", ref("Error")),
         ] as [(String, String, String?)] {
             response(&w, code, text, schema)
         }

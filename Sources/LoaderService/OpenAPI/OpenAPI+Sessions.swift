@@ -12,6 +12,7 @@ extension OpenAPI {
             ("400", "A malformed body or a bad parameter.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
+            ("429", "This client address creates sessions faster than sessionCreateRate allows, without sessionCreateKey (Retry-After).", ref("Error")),
             ("500", "The session could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
             ("503", "The session limit is reached, or the session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
         ])]

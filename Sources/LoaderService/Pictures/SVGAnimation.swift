@@ -32,6 +32,10 @@ public struct SVGAnimation: Sendable {
     static let keyframeBudget = 6_000
     /// Keyframes on the grid, for all elements together.
     static let gridBudget = 6_000.0
+    /// The most frames one loop computes: its grid (30 a second for at most
+    /// `maxDuration`, and one more), a look at the middle of each grid
+    /// interval of each element, and two looks per refining keyframe.
+    static let maxFrames = Int(30 * maxDuration) + 1 + Int(gridBudget) + DefinitionLimits.maxElements + 2 * keyframeBudget
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish

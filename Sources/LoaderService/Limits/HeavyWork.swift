@@ -1,0 +1,57 @@
+import Dispatch
+import HTTPServer
+import Synchronization
+
+/// Work that may take more than about a millisecond (a preview, an export
+/// being built, a costly batch): run on a worker thread, never on an event
+/// loop, and at most `perClient` at once for one client address, so that
+/// one address cannot hold every worker while others wait.
+final class HeavyWork: Sendable {
+    /// A frame costs about 70 ns a unit at worst (docs/LOADERS.md): work
+    /// under this many units (about a millisecond) stays on the loop.
+    static let inlineUnits = 15_000
+
+    let perClient: Int
+    private let running = Mutex<[String: Int]>([:])
+
+    init(perClient: Int) { self.perClient = perClient }
+
+    /// `job`'s answer, computed off the loop; 429 with `Retry-After` when
+    /// `client` already has `perClient` heavy requests running.
+    func run(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        guard claim(client) else { return refusal }
+        return .deferred { [self] promise in
+            DispatchQueue.global().async { [self] in
+                let response = job()
+                release(client)
+                promise.succeed(response)
+            }
+        }
+    }
+
+    /// How many heavy requests are running now, for `/metrics`.
+    var count: Int { running.withLock { $0.values.reduce(0, +) } }
+
+    private func claim(_ client: String) -> Bool {
+        running.withLock { running in
+            let n = running[client, default: 0]
+            guard n < perClient else { return false }
+            running[client] = n + 1
+            return true
+        }
+    }
+
+    private func release(_ client: String) {
+        running.withLock { running in
+            let n = running[client, default: 1] - 1
+            running[client] = n > 0 ? n : nil
+        }
+    }
+
+    private var refusal: HTTPResponse {
+        var error = ServiceError(.tooManyRequests, "too_many_heavy_requests",
+                                 "this client already has \(perClient) previews, exports or costly batches running (maxHeavyRequestsPerClient); retry when one has finished")
+        error.headers.replace("Retry-After", "1")
+        return error.response
+    }
+}
