@@ -11,7 +11,10 @@ import Synchronization
 /// While it is not connected a command is failed at once with
 /// `.unavailable`, never held: a caller answers 503 instead of waiting.
 /// Commands sent while the first connection is being made wait for it, up
-/// to `connectTimeout`. Replies are delivered on the loop's thread.
+/// to `connectTimeout`. A command unanswered for `commandTimeout` (a Redis
+/// that stopped, or a network that went silent) fails with every other one
+/// pending, and the connection is made anew. Replies are delivered on the
+/// loop's thread.
 ///
 /// A subscriber connection (with `onMessage`) also takes the messages of
 /// the channels it subscribes to. Subscribe to one channel a command, so
@@ -25,6 +28,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     public let url: RedisURL
     private let parser = RESPParser()
     private let connectTimeout: UInt64 = 1_000_000_000
+    private let commandTimeout: UInt64
 
     private enum State {
         /// Waiting to (re)connect; commands fail at once.
@@ -42,13 +46,18 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     private var input: [UInt8] = []
     /// Where reads land (one buffer for the connection's life).
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-    /// Callbacks of the commands sent, in order; nil for the handshake's own.
-    private var replies: [Reply?] = []
+    /// Callbacks of the commands sent, in order, with when each was sent;
+    /// nil for the handshake's own.
+    private var replies: [(reply: Reply?, sent: UInt64)] = []
     private var repliesHead = 0
     /// Commands that came while connecting.
     private var queued: [([UInt8], Reply)] = []
     private var backoff: UInt64 = 50_000_000
     private var timer: TimerHandle?
+    /// Armed while replies are awaited: fires when the oldest is due.
+    private var watchdog: TimerHandle?
+    /// Up: Redis has answered since the connection was made (a stopped
+    /// Redis still completes TCP handshakes; it never answers).
     private let connected = Atomic<Bool>(false)
 
     private let onConnect: (@Sendable () -> Void)?
@@ -56,9 +65,11 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
 
     /// Connects on `loop` (at once, and again whenever the connection is
     /// lost); `onConnect` runs on the loop each time it is up.
-    public init(url: RedisURL, loop: EventLoop, onConnect: (@Sendable () -> Void)? = nil, onMessage: Message? = nil) {
+    public init(url: RedisURL, loop: EventLoop, commandTimeout seconds: Double = 1, onConnect: (@Sendable () -> Void)? = nil,
+                onMessage: Message? = nil) {
         self.url = url
         self.loop = loop
+        commandTimeout = UInt64(seconds * 1e9)
         self.onConnect = onConnect
         self.onMessage = onMessage
         loop.execute { [self] in connect() }
@@ -92,7 +103,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         loop.assertInLoop()
         switch state {
         case .ready:
-            replies.append(reply)
+            expectReply(reply)
             output.append(contentsOf: command)
             flush()
         case .connecting:
@@ -162,17 +173,21 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         backoff = 50_000_000
         if let password = url.password {
             output += RESP.command(url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password])
-            replies.append(nil)
+            expectReply(nil)
         }
         if url.database != 0 {
             output += RESP.command(["SELECT", String(url.database)])
-            replies.append(nil)
+            expectReply(nil)
         }
-        connected.store(true, ordering: .relaxed)
+        // The first answer says Redis is up (`connected`), not the handshake.
+        output += RESP.command(["PING"])
+        expectReply { [self] result in
+            if case .success = result { connected.store(true, ordering: .relaxed) }
+        }
         let waiting = queued
         queued = []
         for (command, reply) in waiting {
-            replies.append(reply)
+            expectReply(reply)
             output.append(contentsOf: command)
         }
         flush()
@@ -227,8 +242,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
                 continue
             }
             guard repliesHead < replies.count else { return disconnect("a reply no command asked for") }
-            let reply = replies[repliesHead]
-            replies[repliesHead] = nil
+            let reply = replies[repliesHead].reply
+            replies[repliesHead].reply = nil
             repliesHead += 1
             if repliesHead == replies.count { replies.removeAll(keepingCapacity: true); repliesHead = 0 }
             if case .error(let message) = value {
@@ -254,7 +269,9 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
         connected.store(false, ordering: .relaxed)
-        let failed = replies[repliesHead...].compactMap { $0 } + queued.map(\.1)
+        let failed = replies[repliesHead...].compactMap(\.reply) + queued.map(\.1)
+        watchdog?.cancel()
+        watchdog = nil
         replies = []
         repliesHead = 0
         queued = []
@@ -266,6 +283,27 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         timer?.cancel()
         timer = loop.schedule(afterNanoseconds: backoff) { [self] in connect() }
         backoff = min(backoff * 2, 1_000_000_000)
+    }
+
+    /// Awaits a reply to a command about to go out; the watchdog is armed
+    /// for the oldest reply awaited.
+    private func expectReply(_ reply: Reply?) {
+        replies.append((reply, loop.now))
+        if watchdog == nil { armWatchdog() }
+    }
+
+    private func armWatchdog() {
+        guard repliesHead < replies.count else { return }
+        let due = replies[repliesHead].sent &+ commandTimeout
+        watchdog = loop.schedule(afterNanoseconds: due > loop.now ? due - loop.now : 0) { [self] in
+            watchdog = nil
+            guard case .ready = state, repliesHead < replies.count else { return }
+            if loop.now &- replies[repliesHead].sent >= commandTimeout {
+                disconnect("no reply within \(commandTimeout / 1_000_000) ms")
+            } else {
+                armWatchdog()
+            }
+        }
     }
 
     private static func resolve(_ host: String, _ port: Int) -> SocketAddress? {

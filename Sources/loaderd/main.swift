@@ -65,7 +65,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         // Checked when the configuration was read.
         let url = try! RedisURL(parsing: configuration.sessionStore)
         redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: catalog, logger: logger,
-                                       waitReplicas: configuration.redisWaitReplicas)
+                                       waitReplicas: configuration.redisWaitReplicas, commandTimeout: configuration.redisTimeoutSeconds)
         sessions = redisStore!
     }
     let service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)

@@ -49,6 +49,12 @@ public final class RedisServerProcess {
         throw SystemError("redis-server did not start", errno: ETIMEDOUT)
     }
 
+    /// Sends `signal` without waiting for the process (SIGSTOP, SIGCONT).
+    public func send(signal: Int32) {
+        guard pid > 0 else { return }
+        kill(pid, signal)
+    }
+
     public func stop(signal: Int32) {
         guard pid > 0 else { return }
         kill(pid, signal)

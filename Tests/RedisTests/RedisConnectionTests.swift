@@ -76,6 +76,28 @@ struct RedisConnectionTests {
         }
     }
 
+    /// Redis stops answering (SIGSTOP: its socket still accepts): a command
+    /// fails as unavailable once its deadline passes, the connection is no
+    /// longer reported up, and everything comes back after SIGCONT.
+    @Test func aSilentRedisFailsCommandsAtTheirDeadline() throws {
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop, commandTimeout: 0.2)
+            #expect(call(c, ["SET", "durable", "yes"]) == .success(.simple("OK")))
+            redis.send(signal: SIGSTOP)
+            defer { redis.send(signal: SIGCONT) }
+            let started = monotonicNanoseconds()
+            guard case .failure(.unavailable(let reason))? = call(c, ["GET", "durable"]) else { Issue.record("not unavailable"); return }
+            let waited = monotonicNanoseconds() - started
+            #expect(waited >= 200_000_000 && waited < 2_000_000_000, "\(waited) ns")
+            #expect(reason.contains("no reply within 200 ms"), "\(reason)")
+            #expect(waitConnected(c, false))
+            redis.send(signal: SIGCONT)
+            #expect(waitConnected(c))
+            #expect(call(c, ["GET", "durable"]) == .success(.bulk(Array("yes".utf8))))
+            c.close()
+        }
+    }
+
     @Test func aWrongPasswordIsTheConnectionsFailure() throws {
         try withRedis { redis, loop in
             let admin = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)

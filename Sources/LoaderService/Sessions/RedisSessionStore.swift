@@ -53,8 +53,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    public init(url: RedisURL, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger, waitReplicas: Int = 0) {
+    /// A command unanswered this long fails (503) and the connection is made anew.
+    let commandTimeout: Double
+
+    public init(url: RedisURL, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger, waitReplicas: Int = 0,
+                commandTimeout: Double = 1) {
         self.url = url
+        self.commandTimeout = commandTimeout
         self.limits = limits
         self.catalog = catalog
         self.logger = logger
@@ -64,8 +69,8 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Connects on `loop`, one of the server's: until then every operation
     /// answers `.unavailable`.
     public func start(on loop: EventLoop) {
-        commands = RedisConnection(url: url, loop: loop)
-        subscriber = RedisConnection(url: url, loop: loop, onConnect: { [weak self] in
+        commands = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout)
+        subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onConnect: { [weak self] in
             guard let self else { return }
             self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
             // Messages may have been missed while it was down.
