@@ -36,7 +36,7 @@ extension LoaderService {
                     let name = String(item.name.dropFirst("loader.".count))
                     guard streaming(), LoaderService.streamQueryNames.contains(name), definition.hasParameter(named: name) else {
                         throw ServiceError(.badRequest, "unknown_parameter",
-                                           "unknown parameter \(item.name); loader.<name> names a loader parameter that a stream's own \(name) would hide, elsewhere write \(name)")
+                                           "unknown parameter \(quoted(item.name)); loader.<name> names a loader parameter that a stream's own \(quoted(name)) would hide, elsewhere write \(quoted(name))")
                     }
                     loaderItems.append((name, item.value))
                 } else if item.name == "duration" && definition.hasParameter(named: "duration") && !streaming() {

@@ -24,7 +24,7 @@ extension LoaderService {
                 values[item.name] = item.value
             default:
                 throw ServiceError(.badRequest, "unknown_parameter",
-                                   "unknown parameter \(item.name); a multiplexed stream takes loader (repeated), t, fps, duration, clock and stream; a loader's own parameters go in its loader value (loader=switch%3Fcount%3D5)")
+                                   "unknown parameter \(quoted(item.name)); a multiplexed stream takes loader (repeated), t, fps, duration, clock and stream; a loader's own parameters go in its loader value (loader=switch%3Fcount%3D5)")
             }
         }
         if let stream = values["stream"], stream != "sse" { throw ServiceError.invalid("stream must be sse") }
@@ -44,7 +44,7 @@ extension LoaderService {
         for (index, reference) in references.enumerated() {
             let (name, items) = try Self.loaderReference(reference, index)
             guard let definition = catalog[name] else {
-                throw ServiceError.invalid("loader \(index): no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
+                throw ServiceError.invalid("loader \(index): \(unknownLoader(name).message)")
             }
             let loader: ConfiguredLoader
             do { loader = try caches.loaders.loader(definition, items).loader } catch { throw ServiceError.invalid("loader \(index): \(error)") }

@@ -68,6 +68,10 @@ extension LoaderService {
         for item in request.query where export.ownQueryNames.contains(item.name) {
             guard label == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
             guard (1...200).contains(item.value.unicodeScalars.count) else { throw ServiceError.invalid("label must be 1 to 200 characters of text") }
+            // C0 and C1 controls (NUL, ESC, …) are no part of an accessible name.
+            guard !item.value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                throw ServiceError.invalid("label must be text without control characters")
+            }
             label = item.value
         }
         for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
@@ -77,7 +81,7 @@ extension LoaderService {
                 continue
             }
             throw ServiceError.invalid(item.name == "from" ? "from is given more than once"
-                                       : "\(item.name) does not apply to an animation; it takes the loader's parameters and from")
+                                       : "\(quoted(item.name)) does not apply to an animation; it takes the loader's parameters and from")
         }
         let items = request.query.filter { $0.name != "from" && !export.ownQueryNames.contains($0.name) }
         let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")

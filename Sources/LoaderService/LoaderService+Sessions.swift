@@ -11,7 +11,7 @@ extension LoaderService {
         guard case .string(let name)? = body["loader"] else {
             throw ServiceError.invalid("loader is required: one of \(catalog.names.joined(separator: ", "))")
         }
-        guard let definition = catalog[name] else { throw ServiceError.invalid("loader must be one of \(catalog.names.joined(separator: ", ")), not \(name)") }
+        guard let definition = catalog[name] else { throw ServiceError.invalid(unknownLoader(name).message) }
         var params: [(String, JSONValue)] = []
         switch body["params"] {
         case nil: break
@@ -23,7 +23,7 @@ extension LoaderService {
                 throw ServiceError(.badRequest, "unknown_parameter", "params.\(key): events are posted to /sessions/{id}/events")
             }
             throw ServiceError(.badRequest, "unknown_parameter",
-                               "unknown parameter \(key) for loader \(name); accepted: \(definition.parameters.map(\.name).joined(separator: ", "))")
+                               "unknown parameter \(quoted(key)) for loader \(name); accepted: \(definition.parameters.map(\.name).joined(separator: ", "))")
         }
         let loader: ConfiguredLoader
         do { loader = try definition.configure(try SessionParams.items(params)) } catch let e as ParameterError { throw ServiceError(e) } catch let e as SessionError { throw ServiceError(e) }
@@ -87,7 +87,7 @@ extension LoaderService {
                 guard item.value == "sse" else { throw ServiceError.invalid("stream must be sse") }
                 stream = item.value
             default:
-                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(item.name); a session's frames take t, fps and stream")
+                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(quoted(item.name)); a session's frames take t, fps and stream")
             }
         }
         if stream != nil || Negotiation.wantsEventStream(request) {

@@ -27,6 +27,27 @@ struct FramesTests {
         }
     }
 
+    /// A refusal quotes at most 100 characters of what it refuses, and
+    /// names a few loaders, not the whole catalogue.
+    @Test func refusalsQuoteLittle() throws {
+        let app = TestApp()
+        let long = String(repeating: "x", count: 7_000)
+        for target in ["/loaders/\(long)", "/loaders/typing/frames?\(long)=1", "/sessions/\(long)"] {
+            let answer = try get(app, target)
+            #expect(answer.status == 404 || answer.status == 400)
+            let message = try decodeError(answer).message
+            #expect(message.contains(String(repeating: "x", count: 100) + "… (6900 more characters)"), "\(message)")
+            #expect(message.utf8.count < 400, "\(message)")
+        }
+        // An encoded slash is part of a segment, not a separator.
+        #expect(try get(app, "/loaders/typing%2Fframes").status == 404)
+        // Control characters are no part of an accessible name.
+        for label in ["a%00b", "a%1Bb", "a%C2%85b", "a%7Fb"] {
+            #expect(try get(app, "/loaders/typing/animation.html?label=\(label)").status == 400)
+        }
+        #expect(try get(app, "/loaders/typing/animation.html?label=Chargement%20%E2%80%A6").status == 200)
+    }
+
     @Test func catalogEntriesHealthReadinessMetricsAndOpenAPI() throws {
         let app = TestApp()
         let service = app.service
@@ -35,9 +56,10 @@ struct FramesTests {
         struct Catalog: Decodable { struct L: Decodable { let name: String; let period: Double? }; let loaders: [L] }
         #expect(try JSONDecoder().decode(Catalog.self, from: Data(catalog.body)).loaders.map(\.name) == LoaderCatalog.standard.names)
         #expect(try get(app, "/loaders/web").status == 200)
-        let missing = try get(app, "/loaders/spinner")
+        let missing = try get(app, "/loaders/typnig")
         #expect(missing.status == 404)
-        #expect(try decodeError(missing).message.contains("typing, switch, web, activity-indicator"))
+        #expect(try decodeError(missing).message.hasPrefix("no loader named typnig; nearest: typing, "))
+        #expect(try decodeError(missing).message.hasSuffix("(GET /loaders lists all \(LoaderCatalog.standard.names.count))"))
         #expect(try get(app, "/loaders/spinner/frames").status == 404)
         #expect(try get(app, "/healthz").text == #"{"status":"ok"}"#)
         #expect(try get(app, "/readyz").status == 200)

@@ -6,7 +6,7 @@ struct DefinitionNode {
 
     func fail(_ message: String) -> DefinitionError { DefinitionError(path: path, message: message) }
 
-    func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func child(_ key: String) -> String { path.isEmpty ? quoted(key) : "\(path).\(quoted(key))" }
 
     /// The object's fields; any key not in `keys` is refused.
     func object(_ keys: [String]) throws(DefinitionError) -> DefinitionFields {

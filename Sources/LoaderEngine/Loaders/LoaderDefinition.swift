@@ -170,7 +170,7 @@ public final class LoaderDefinition: Sendable {
         var seen = Set<String>()
         for (name, value) in items {
             guard seen.insert(name).inserted else {
-                throw ParameterError(parameter: name, message: "\(name) is given more than once")
+                throw ParameterError(parameter: name, message: "\(quoted(name)) is given more than once")
             }
             if let i = parameters.firstIndex(where: { $0.name == name }) {
                 values.set(try parameters[i].parse(value), at: i)
@@ -195,7 +195,7 @@ public final class LoaderDefinition: Sendable {
         let accepted = (parameters.map(\.name) + events.map(\.name)).joined(separator: ", ")
         return ParameterError(
             .unknownParameter, parameter: name,
-            message: "unknown parameter \(name) for loader \(self.name); accepted: \(accepted)")
+            message: "unknown parameter \(quoted(name)) for loader \(self.name); accepted: \(accepted)")
     }
 }
 

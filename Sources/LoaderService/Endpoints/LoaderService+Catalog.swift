@@ -23,7 +23,7 @@ extension LoaderService {
     }
 
     func unknownLoader(_ name: String) -> ServiceError {
-        .notFound("no loader named \(name); loaders: \(catalog.names.joined(separator: ", "))")
+        .notFound("no loader named \(quoted(name)); nearest: \(nearest(name, in: catalog.names).joined(separator: ", ")) (GET /loaders lists all \(catalog.names.count))")
     }
 
     func requireNoQuery(_ request: HTTPRequest) throws {

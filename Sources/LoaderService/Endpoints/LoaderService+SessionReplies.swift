@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderEngine
 
 extension LoaderService {
     /// The answer to a store operation: made from its reply at once when the
@@ -37,12 +38,12 @@ extension ServiceError {
     init(_ error: SessionError) {
         switch error {
         case .notFound(let id):
-            self = .notFound("no session \(id)")
+            self = .notFound("no session \(quoted(id))")
         case .expired(let id, let ttl):
-            self.init(.gone, "session_expired", "session \(id) expired after \(Int(ttl)) s without activity")
+            self.init(.gone, "session_expired", "session \(quoted(id)) expired after \(Int(ttl)) s without activity")
         case .misdirected(let id, let owner, let replica):
             self.init(.misdirectedRequest, "misdirected_request",
-                      "session \(id) belongs to replica \(owner), not \(replica); route /sessions/<replica>.… to that replica (docs/DEPLOY.md)")
+                      "session \(quoted(id)) belongs to replica \(owner), not \(replica); route /sessions/<replica>.… to that replica (docs/DEPLOY.md)")
         case .unauthorized:
             self.init(.unauthorized, "unauthorized", "a valid Authorization: Bearer <token> for this session is required")
         case .tooManySessions(let limit):
