@@ -10,7 +10,9 @@ extension LoaderService {
     /// A batch answers at most this many frames, and at most
     /// `maxBatchBytes`; past either, a `next` link continues it.
     static let maxBatchFrames = 10_000
-    static let maxBatchBytes = 64 << 20
+    /// A page, not a whole answer: the next page is made when the client
+    /// asks for it, so a client that does not read holds at most this.
+    static let maxBatchBytes = 8 << 20
 
     /// The frames query, split: the endpoint's own values and the loader's.
     ///
@@ -118,7 +120,7 @@ extension LoaderService {
             return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }
         try Negotiation.requireJSON(request)
-        return heavyWork.run(for: client()) { [self] in
+        return runHeavy(for: client()) { [self] in
             do { return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request) } catch {
                 return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
             }

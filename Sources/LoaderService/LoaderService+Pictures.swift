@@ -103,7 +103,7 @@ extension LoaderService {
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
         let ifNoneMatch = request.headers["if-none-match"]
-        return heavyWork.run(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] in
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] in
             guard let body = try? export.body(definition, items, from: from, label: label) else {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }

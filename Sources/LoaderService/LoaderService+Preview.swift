@@ -12,7 +12,7 @@ extension LoaderService {
     func preview(_ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         try Negotiation.requireJSONBody(request, "a loader definition, application/json")
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
-        return heavyWork.run(for: client) { [self] in
+        return runHeavy(for: client) { [self] in
             do {
                 return try previewFrames(request, client: client)
             } catch let error as ServiceError {

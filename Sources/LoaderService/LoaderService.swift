@@ -24,6 +24,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let sharedClockFrames = SharedClockFrames()
     /// Previews, export builds and costly batches, off the loops.
     let heavyWork: HeavyWork
+    /// Streams open, by client address and in all.
+    let streamAdmission: StreamAdmission
     /// `POST /sessions` by client address, without `sessionCreateKey`.
     let sessionCreation: RateLimiter
     /// Set once before the server starts.
@@ -45,6 +47,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         // Checked when the configuration was read: every entry parses.
         trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
         heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient)
+        streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
         catalogJSON = catalog.json()
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
@@ -73,7 +76,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
                 try answerCache(&r) { r in
                     try cors(&r) { r in
                         errorsAsJSON(&r) { r in
-                            try preflight(&r) { r in try route(&r) }
+                            try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
                         }
                     }
                 }

@@ -49,6 +49,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxWorkPerRequest = 20_000_000
     /// The work one stream may cost each second: its frame's cost times fps.
     public var maxStreamWorkPerSecond = 1_000_000
+    /// Output queued for all clients together; past it, clients that read
+    /// nothing are dropped and new heavy answers get 503.
+    public var maxBufferedBytes = 256 << 20
+    /// Streams open at once: from one client address, and in all.
+    public var maxStreamsPerClient = 64
+    public var maxStreams = 20_000
     /// Heavy requests (previews, exports being built, costly batches) one
     /// client address may have running at once.
     public var maxHeavyRequestsPerClient = 2
@@ -240,6 +246,10 @@ extension ServiceConfiguration {
         Key(name: "trustedProxies", kind: .addressRanges, flag: nil,
             meaning: "proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client in the access log; empty: every request is logged with its peer's address (docs/SECURITY.md)",
             get: { .list($0.trustedProxies) }) { c, v in if case .list(let l) = v { c.trustedProxies = l } },
+        .integer("maxBufferedBytes", \.maxBufferedBytes, (1 << 20)...(1 << 40),
+                 "bytes queued for all clients together; beyond, clients that read nothing for a second are dropped (largest first) and new previews, exports and costly batches get 503 with Retry-After"),
+        .integer("maxStreamsPerClient", \.maxStreamsPerClient, 1...1_000_000, "streams one client address may have open at once; beyond, 429 with Retry-After"),
+        .integer("maxStreams", \.maxStreams, 1...10_000_000, "streams open at once in all; beyond, 503 with Retry-After"),
         .integer("maxWorkPerRequest", \.maxWorkPerRequest, 1000...1_000_000_000,
                  "units of work one request may cost (a frame's cost, docs/LOADERS.md, times its frames): a batch answers the frames that fit and a next link, an export past it gets 400"),
         .integer("maxStreamWorkPerSecond", \.maxStreamWorkPerSecond, 1000...1_000_000_000,

@@ -49,6 +49,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.headerTimeout = UInt64(configuration.headerTimeoutSeconds * 1e9)
     serverConfiguration.idleTimeout = UInt64(configuration.idleTimeoutSeconds * 1e9)
     serverConfiguration.streamStallTimeout = UInt64(configuration.streamStallTimeoutSeconds * 1e9)
+    serverConfiguration.maxBufferedBytes = configuration.maxBufferedBytes
 
     let sessions: any SessionStore
     var redisStore: RedisSessionStore?

@@ -32,6 +32,7 @@ final class Connection: Selectable, StreamSink {
     private var requestStartedAt: UInt64?
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
+    var lastWriteProgressTime: UInt64 { lastWriteProgress }
 
     init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
         self.fd = fd
@@ -264,6 +265,7 @@ final class Connection: Selectable, StreamSink {
     func enqueue(_ bytes: [UInt8]) {
         guard !isClosed else { return }
         output.append(bytes)
+        server.loopStates[loop.index].queuedOutput += bytes.count
     }
 
     /// Writes what the socket takes, in as few system calls as possible.
@@ -274,6 +276,7 @@ final class Connection: Selectable, StreamSink {
             let written = writeGathered()
             if written > 0 {
                 output.consume(written)
+                server.loopStates[loop.index].queuedOutput -= written
                 lastWriteProgress = loop.wakeTime
                 continue
             }
@@ -394,6 +397,7 @@ final class Connection: Selectable, StreamSink {
         state = .closed
         loop.deregister(registration)
         Glibc.close(fd)
+        server.loopStates[loop.index].queuedOutput -= output.bytes
         output.removeAll()
         if case .streaming(let writer, _) = previous {
             server.streamClosed()

@@ -27,6 +27,10 @@ public final class HTTPServer: @unchecked Sendable {
     public var openStreams: Int { core.openStreams.load(ordering: .relaxed) }
     public var requestsServed: Int { core.requestsServed.load(ordering: .relaxed) }
     public var isShuttingDown: Bool { core.isShuttingDown }
+    /// Output queued for all clients together, in bytes (any thread).
+    public var bufferedOutputBytes: Int { core.queuedOutput }
+    /// Whether that is above `maxBufferedBytes`: new heavy answers wait.
+    public var isOverBufferCap: Bool { core.queuedOutput > configuration.maxBufferedBytes }
 
     /// Binds, starts the loops, and begins accepting.
     public func start() throws {
@@ -46,6 +50,7 @@ public final class HTTPServer: @unchecked Sendable {
                 state.date.refresh()
                 let now = monotonicNanoseconds()
                 for connection in Array(state.connections.values) { connection.checkTimeouts(now: now) }
+                core.shedStalledClients(on: loop, now: now)
                 if loop.index == 0 { core.releaseMemoryAfterDrops(now: now) }
             }
             loop.onStop = {

@@ -19,6 +19,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var highWatermark = 256 * 1024
     /// …and start again below this.
     public var lowWatermark = 64 * 1024
+    /// Output queued for all clients together: above it, the clients that
+    /// have read nothing for `sheddingStall` are dropped, largest first,
+    /// and `HTTPServer.isOverBufferCap` tells the responder to refuse new
+    /// heavy answers.
+    public var maxBufferedBytes = 256 << 20
+    /// Over `maxBufferedBytes`, a client whose output has not moved for this
+    /// long (ns) is dropped rather than waited for.
+    public var sheddingStall: UInt64 = 1_000_000_000
     /// A stream has room for another write below this many queued bytes.
     public var streamHighWatermark = 64 * 1024
     /// The kernel send buffer of a connection once it streams (SO_SNDBUF;

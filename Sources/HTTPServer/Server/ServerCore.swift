@@ -23,6 +23,12 @@ final class ServerCore: @unchecked Sendable {
         var responderStorage: AnyObject?
         /// The last request parsed on this loop, by its bytes.
         var lastRequest = RepeatedRequest()
+        /// Output queued on this loop's connections; published (a plain
+        /// store, read by any loop) for the server-wide total.
+        var queuedOutput = 0 {
+            didSet { publishedQueuedOutput.store(queuedOutput, ordering: .relaxed) }
+        }
+        let publishedQueuedOutput = Atomic<Int>(0)
 
         init(scratchSize: Int) {
             scratch = .allocate(capacity: scratchSize)
@@ -76,6 +82,25 @@ final class ServerCore: @unchecked Sendable {
         _ = clinux_malloc_trim()
         peakSinceTrim = open
         lastTrim = now
+    }
+
+    /// Output queued for every client, over all loops (any thread).
+    var queuedOutput: Int { loopStates.reduce(0) { $0 + $1.publishedQueuedOutput.load(ordering: .relaxed) } }
+
+    /// Over `maxBufferedBytes`: this loop drops its clients that read
+    /// nothing for `sheddingStall`, most queued first, until the total is
+    /// under the cap again. Called from the loop's tick.
+    func shedStalledClients(on loop: EventLoop, now: UInt64) {
+        var excess = queuedOutput - configuration.maxBufferedBytes
+        guard excess > 0 else { return }
+        let state = loopStates[loop.index]
+        let stalled = state.connections.values
+            .filter { $0.queuedBytes > 0 && now &- $0.lastWriteProgressTime > configuration.sheddingStall }
+            .sorted { $0.queuedBytes > $1.queuedBytes }
+        for connection in stalled where excess > 0 {
+            excess -= connection.queuedBytes
+            connection.close()
+        }
     }
 
     func requestCompleted() { requestsServed.add(1, ordering: .relaxed) }

@@ -26,6 +26,9 @@ public final class StreamWriter {
     /// Called once when the stream ends for any reason: the client went away,
     /// it read nothing for too long, the server closed it, or `finish`.
     public var onClose: (() -> Void)?
+    /// Also called once when the stream ends, after `onClose`: for what
+    /// holds a place for the stream (a count of streams) besides its producer.
+    private var closeHandlers: [() -> Void] = []
     /// Called when the server shuts down gracefully: write a last message and
     /// `finish()`. Without it the stream is finished at once.
     public var onShutdown: (() -> Void)?
@@ -36,6 +39,12 @@ public final class StreamWriter {
     }
 
     public var isOpen: Bool { !closed && sink != nil }
+
+    /// Runs `body` once when the stream ends (at once if it has ended).
+    public func whenClosed(_ body: @escaping () -> Void) {
+        loop.assertInLoop()
+        if closed { body() } else { closeHandlers.append(body) }
+    }
 
     /// Whether the client has read enough that another write will not pile up.
     public var hasRoom: Bool {
@@ -81,6 +90,9 @@ public final class StreamWriter {
         onClose = nil
         onShutdown = nil
         handler?()
+        let handlers = closeHandlers
+        closeHandlers = []
+        for body in handlers { body() }
     }
 }
 

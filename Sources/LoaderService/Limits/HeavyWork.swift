@@ -55,3 +55,17 @@ final class HeavyWork: Sendable {
         return error.response
     }
 }
+
+extension LoaderService {
+    /// `job` as heavy work of `client`; 503 with `Retry-After` while the
+    /// output queued for all clients is over `maxBufferedBytes`.
+    func runHeavy(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        if server?.isOverBufferCap == true {
+            var error = ServiceError(.serviceUnavailable, "overloaded",
+                                     "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
+            error.headers.replace("Retry-After", "1")
+            return error.response
+        }
+        return heavyWork.run(for: client, job)
+    }
+}

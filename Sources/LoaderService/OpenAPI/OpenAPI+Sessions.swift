@@ -66,7 +66,8 @@ extension OpenAPI {
                              ("421", "The session belongs to another replica: the load balancer routed it wrongly."),
                              ("409", "t is later than the session's clock: that frame is not known yet."),
                              ("406", "The Accept header excludes application/json and text/event-stream."),
-                             ("410", "The session expired."), ("503", "The viewer limit is reached, or the session store (Redis) cannot be reached now (Retry-After).")] {
+                             ("410", "The session expired."), ("429", "This client already has maxStreamsPerClient streams open (Retry-After)."),
+                             ("503", "The viewer limit or maxStreams is reached, or the session store (Redis) cannot be reached now (Retry-After).")] {
             response(&w, code, text, ref("Error"))
         }
         transportLimits(&w)

@@ -1,0 +1,65 @@
+import HTTPServer
+import Synchronization
+
+/// Streams open at once, by client address and in all: each stream holds
+/// a connection, a place on a ticker and its queued frames for as long as
+/// the client stays, so their number is bounded like everything else.
+final class StreamAdmission: Sendable {
+    let perClient: Int
+    let total: Int
+    private let open = Mutex<(byClient: [String: Int], total: Int)>(([:], 0))
+
+    init(perClient: Int, total: Int) {
+        self.perClient = perClient
+        self.total = total
+    }
+
+    /// A place for one more stream of `client`, or the refusal.
+    func admit(_ client: String) -> ServiceError? {
+        let refusal: ServiceError? = open.withLock { open in
+            if open.total >= total {
+                return ServiceError(.serviceUnavailable, "too_many_streams", "the server has \(total) streams open (maxStreams); try again later")
+            }
+            let n = open.byClient[client, default: 0]
+            if n >= perClient {
+                return ServiceError(.tooManyRequests, "too_many_streams",
+                                    "this client already has \(perClient) streams open (maxStreamsPerClient); one /streams connection carries several loaders")
+            }
+            open.byClient[client] = n + 1
+            open.total += 1
+            return nil
+        }
+        guard var refusal else { return nil }
+        refusal.headers.replace("Retry-After", "1")
+        return refusal
+    }
+
+    func release(_ client: String) {
+        open.withLock { open in
+            let n = open.byClient[client, default: 1] - 1
+            open.byClient[client] = n > 0 ? n : nil
+            open.total -= 1
+        }
+    }
+}
+
+extension LoaderService {
+    /// Middleware: a stream answer (immediate or deferred) takes a place in
+    /// `streamAdmission` for its client until it ends, or is refused (429
+    /// past `maxStreamsPerClient`, 503 past `maxStreams`).
+    func streamLimits(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+        let response = try next(&r)
+        let (request, peer) = (r.http, r.context.peer)
+        return response.map { [self] final in
+            guard case .stream(let start) = final.body else { return final }
+            let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+            if let refusal = streamAdmission.admit(client) { return refusal.response }
+            var admitted = final
+            admitted.body = .stream { [self] writer in
+                writer.whenClosed { [self] in streamAdmission.release(client) }
+                start(writer)
+            }
+            return admitted
+        }
+    }
+}

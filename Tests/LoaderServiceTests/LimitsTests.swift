@@ -1,0 +1,94 @@
+import FoundationEssentials
+import HTTPTestSupport
+import LoaderEngine
+import Testing
+@testable import LoaderService
+
+/// The bounds of issue "bounded under attack" that one request or client
+/// meets: work per request and per stream, streams per client and in all,
+/// sessions created per client. Each refusal is a JSON error with its code.
+struct LimitsTests {
+    static let json = ["Content-Type": "application/json"]
+
+    /// A replicator of `count` dots, each with `animations` fades: by the
+    /// documented rule (a visit per layer and copy, one per animation
+    /// evaluated) a frame costs 1 + count × (1 + animations).
+    static func dots(_ count: Int, animations: Int) -> String {
+        let fade = #"{"type": "basic", "keyPath": "opacity", "toValue": 0, "duration": 1, "repeatCount": "infinity"}"#
+        let dot = #"{"type": "circle", "id": "dot", "diameter": 2, "animations": [\#(Array(repeating: fade, count: animations).joined(separator: ","))]}"#
+        return #"{"format": 1, "name": "dots", "summary": "Dots.", "canvas": {"width": 20, "height": 20}, "layers": [{"type": "replicator", "id": "r", "bounds": [20, 20], "instanceCount": \#(count), "sublayers": [\#(dot)]}]}"#
+    }
+
+    @Test func aStreamsWorkASecondIsBounded() throws {
+        let app = TestApp()
+        // 1 + 1000 × 11 = 11,001 units a frame: 1,320,120 a second at 120 fps.
+        let heavy = Self.dots(1000, animations: 10)
+        let refused = try app.request("POST", "/loaders/preview?stream=sse&fps=120", Self.json, body: Array(heavy.utf8))
+        #expect(refused.status == 400)
+        let error = try decodeError(refused)
+        #expect(error.code == "too_costly" && error.message.contains("maxStreamWorkPerSecond is 1000000"), "\(error.message)")
+        // At 60 fps, 660,060 a second: it streams.
+        let streamed = try app.request("POST", "/loaders/preview?stream=sse&fps=60&duration=0.1", Self.json, body: Array(heavy.utf8), streamSeconds: 1)
+        #expect(streamed.status == 200 && parseEventStream(streamed.text).events.filter { $0.type == "frame" }.count == 6)
+    }
+
+    @Test func aBatchStopsAtItsWorkWithANextLink() throws {
+        // typing: a replicator and 3 copies of a dot with 3 animations, 13 units a frame.
+        let app = TestApp { $0.maxWorkPerRequest = 1300 }
+        let page = try get(app, "/loaders/typing/frames?from=0&to=10&fps=30")
+        #expect(page.status == 200)
+        struct Batch: Decodable { let frames: [Frame]; let next: String?; struct Frame: Decodable { let t: Double } }
+        let batch = try JSONDecoder().decode(Batch.self, from: Data(page.body))
+        #expect(batch.frames.count == 100)
+        #expect(batch.next?.hasPrefix("/loaders/typing/frames?from=3.333333333333333") == true, "\(batch.next ?? "")")
+        #expect(page.headers["link"]?.contains("rel=\"next\"") == true)
+    }
+
+    @Test func anExportThatCouldCostTooMuchIsRefused() throws {
+        let app = TestApp { $0.maxWorkPerRequest = 1000 }
+        let refused = try get(app, "/loaders/typing/animation.svg")
+        #expect(try refused.status == 400 && decodeError(refused).code == "too_costly")
+        #expect(try get(TestApp(), "/loaders/typing/animation.svg").status == 200)
+    }
+
+    @Test func streamsPerClientAndInAll() throws {
+        let app = TestApp { $0.maxStreamsPerClient = 2 }
+        let a = try app.open("/loaders/typing/frames?stream=sse")
+        let b = try app.open("/streams?loader=typing&loader=switch")
+        let third = try get(app, "/loaders/switch/frames?stream=sse&duration=1")
+        #expect(third.status == 429 && third.headers["retry-after"] == "1")
+        #expect(try decodeError(third).code == "too_many_streams")
+        a.close()
+        let again = try app.open("/loaders/web/frames?stream=sse")
+        #expect(again.isOpen)
+        again.close()
+        b.close()
+
+        let full = TestApp { $0.maxStreams = 1 }
+        let only = try full.open("/loaders/typing/frames?stream=sse")
+        let refused = try get(full, "/loaders/typing/frames?stream=sse&duration=1")
+        #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
+        only.close()
+    }
+
+    @Test func sessionsCreatedPerClient() throws {
+        let app = TestApp { $0.sessionCreateRate = 0.001; $0.sessionCreateBurst = 3; $0.sessionCreateKey = "backend-secret" }
+        let body = Array(#"{"loader":"web"}"#.utf8)
+        for _ in 0..<3 { #expect(try app.request("POST", "/sessions", Self.json, body: body).status == 201) }
+        let refused = try app.request("POST", "/sessions", Self.json, body: body)
+        #expect(try refused.status == 429 && decodeError(refused).code == "too_many_session_creations")
+        // A token a thousand seconds: the wait is rounded up to whole seconds.
+        #expect(refused.headers["retry-after"] == "1000")
+        // A backend with the key is not limited by address; a wrong key is.
+        var keyed = Self.json
+        keyed["Authorization"] = "Bearer backend-secret"
+        for _ in 0..<5 { #expect(try app.request("POST", "/sessions", keyed, body: body).status == 201) }
+        keyed["Authorization"] = "Bearer backend-secreT"
+        #expect(try app.request("POST", "/sessions", keyed, body: body).status == 429)
+
+        let full = TestApp { $0.maxSessions = 1 }
+        #expect(try full.request("POST", "/sessions", Self.json, body: body).status == 201)
+        let none = try full.request("POST", "/sessions", Self.json, body: body)
+        #expect(none.status == 503 && none.headers["retry-after"] != nil)
+    }
+}
