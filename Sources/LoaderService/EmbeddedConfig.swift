@@ -28,7 +28,7 @@ let embeddedConfigJSON = """
   "redisWaitReplicas": 0,
   "loadersDir": null,
   "trustedProxies": [],
-  "maxBufferedBytes": 268435456,
+  "maxBufferedBytes": 134217728,
   "maxStreamsPerClient": 64,
   "maxStreams": 20000,
   "maxWorkPerRequest": 20000000,

@@ -62,10 +62,10 @@ extension LoaderService {
     }
 
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
-    /// `peer` (or `client`, already worked out) says whose share of heavy
-    /// work a costly batch takes.
+    /// `peer` says whose share of heavy work a costly batch takes; a
+    /// request already `offLoop` (a preview) computes it where it is.
     func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches, peer: SocketAddress? = nil,
-                client: String? = nil) throws -> HTTPResponse {
+                offLoop: Bool = false) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
         if let stream = query.values.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
@@ -83,8 +83,8 @@ extension LoaderService {
         try Negotiation.requireJSON(request)
         if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
         if query.values.from != nil || query.values.to != nil {
-            return try batch(configured.loader, query, request) { [self] in
-                client ?? ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+            return try batch(configured.loader, query, request, offLoop: offLoop) { [self] in
+                ClientAddress.key(request, peer: peer, trusted: trustedProxies)
             }
         }
         if query.values.fps != nil || query.values.duration != nil {
@@ -104,7 +104,7 @@ extension LoaderService {
     /// and `Link: <…>; rel="next"`) to the same batch from the following
     /// frame on. One that costs more than about a millisecond is computed
     /// off the loop, in `client`'s share of heavy work.
-    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest,
+    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, offLoop: Bool,
                client: () -> String) throws -> HTTPResponse {
         if query.values.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
         if query.values.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
@@ -116,7 +116,7 @@ extension LoaderService {
         let count = span < 0 ? 0 : Int((span + 1e-9).rounded(.down)) + 1
         let cost = loader.frameCost
         let asked = min(count, Self.maxBatchFrames, max(1, configuration.maxWorkPerRequest / cost))
-        guard asked * cost > HeavyWork.inlineUnits else {
+        guard !offLoop && asked * cost > HeavyWork.inlineUnits else {
             return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }
         try Negotiation.requireJSON(request)

@@ -14,7 +14,7 @@ extension LoaderService {
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         return runHeavy(for: client) { [self] in
             do {
-                return try previewFrames(request, client: client)
+                return try previewFrames(request)
             } catch let error as ServiceError {
                 return error.response
             } catch {
@@ -23,14 +23,14 @@ extension LoaderService {
         }
     }
 
-    private func previewFrames(_ request: HTTPRequest, client: String) throws -> HTTPResponse {
+    private func previewFrames(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.queryValue("clock") == "shared" {
             throw ServiceError.invalid("clock=shared is for installed loaders, whose frames every viewer shares; a preview streams on its own clock")
         }
         let definition: LoaderDefinition
         do { definition = try LoaderDefinition(definition: request.body) } catch { throw ServiceError(error) }
         // Caches of its own: a preview shares no frames with another of the same name.
-        var response = try frames(definition, request, LoopCaches(), client: client)
+        var response = try frames(definition, request, LoopCaches(), offLoop: true)
         response.headers.replace("Cache-Control", "no-store")
         return response
     }

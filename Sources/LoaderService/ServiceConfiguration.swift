@@ -51,7 +51,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxStreamWorkPerSecond = 1_000_000
     /// Output queued for all clients together; past it, clients that read
     /// nothing are dropped and new heavy answers get 503.
-    public var maxBufferedBytes = 256 << 20
+    public var maxBufferedBytes = 128 << 20
     /// Streams open at once: from one client address, and in all.
     public var maxStreamsPerClient = 64
     public var maxStreams = 20_000

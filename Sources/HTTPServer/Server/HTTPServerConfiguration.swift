@@ -23,7 +23,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// have read nothing for `sheddingStall` are dropped, largest first,
     /// and `HTTPServer.isOverBufferCap` tells the responder to refuse new
     /// heavy answers.
-    public var maxBufferedBytes = 256 << 20
+    public var maxBufferedBytes = 128 << 20
     /// Over `maxBufferedBytes`, a client whose output has not moved for this
     /// long (ns) is dropped rather than waited for.
     public var sheddingStall: UInt64 = 1_000_000_000

@@ -14,8 +14,18 @@ extension LoaderService {
 
     /// `GET /metrics`: Prometheus text.
     func metricsText() -> HTTPResponse {
-        let body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0,
+        var body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0,
                                 sessions: sessions)
+        // The bounds of docs/SECURITY.md an operator watches.
+        body += Array("""
+            # HELP loaderd_buffered_bytes Output queued for clients and not yet taken by them (maxBufferedBytes bounds it).
+            # TYPE loaderd_buffered_bytes gauge
+            loaderd_buffered_bytes \(server?.bufferedOutputBytes ?? 0)
+            # HELP loaderd_heavy_requests Previews, export builds and costly batches running off the event loops.
+            # TYPE loaderd_heavy_requests gauge
+            loaderd_heavy_requests \(heavyWork.count)
+
+            """.utf8)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
     }
 }
