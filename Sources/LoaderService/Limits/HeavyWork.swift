@@ -12,41 +12,25 @@ final class HeavyWork: Sendable {
     static let inlineUnits = 15_000
 
     let perClient: Int
-    private let running = Mutex<[String: Int]>([:])
+    private let running = Mutex(CountsByClient())
 
     init(perClient: Int) { self.perClient = perClient }
 
     /// `job`'s answer, computed off the loop; 429 with `Retry-After` when
     /// `client` already has `perClient` heavy requests running.
     func run(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        guard claim(client) else { return refusal }
+        guard running.withLock({ $0.take(client, limit: perClient) }) else { return refusal }
         return .deferred { [self] promise in
             DispatchQueue.global().async { [self] in
                 let response = job()
-                release(client)
+                running.withLock { $0.give(client) }
                 promise.succeed(response)
             }
         }
     }
 
     /// How many heavy requests are running now, for `/metrics`.
-    var count: Int { running.withLock { $0.values.reduce(0, +) } }
-
-    private func claim(_ client: String) -> Bool {
-        running.withLock { running in
-            let n = running[client, default: 0]
-            guard n < perClient else { return false }
-            running[client] = n + 1
-            return true
-        }
-    }
-
-    private func release(_ client: String) {
-        running.withLock { running in
-            let n = running[client, default: 1] - 1
-            running[client] = n > 0 ? n : nil
-        }
-    }
+    var count: Int { running.withLock { $0.total } }
 
     private var refusal: HTTPResponse {
         var error = ServiceError(.tooManyRequests, "too_many_heavy_requests",

@@ -7,7 +7,7 @@ import Synchronization
 final class StreamAdmission: Sendable {
     let perClient: Int
     let total: Int
-    private let open = Mutex<(byClient: [String: Int], total: Int)>(([:], 0))
+    private let open = Mutex(CountsByClient())
 
     init(perClient: Int, total: Int) {
         self.perClient = perClient
@@ -20,13 +20,10 @@ final class StreamAdmission: Sendable {
             if open.total >= total {
                 return ServiceError(.serviceUnavailable, "too_many_streams", "the server has \(total) streams open (maxStreams); try again later")
             }
-            let n = open.byClient[client, default: 0]
-            if n >= perClient {
+            guard open.take(client, limit: perClient) else {
                 return ServiceError(.tooManyRequests, "too_many_streams",
                                     "this client already has \(perClient) streams open (maxStreamsPerClient); one /streams connection carries several loaders")
             }
-            open.byClient[client] = n + 1
-            open.total += 1
             return nil
         }
         guard var refusal else { return nil }
@@ -34,13 +31,7 @@ final class StreamAdmission: Sendable {
         return refusal
     }
 
-    func release(_ client: String) {
-        open.withLock { open in
-            let n = open.byClient[client, default: 1] - 1
-            open.byClient[client] = n > 0 ? n : nil
-            open.total -= 1
-        }
-    }
+    func release(_ client: String) { open.withLock { $0.give(client) } }
 }
 
 extension LoaderService {
