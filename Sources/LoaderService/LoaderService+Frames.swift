@@ -93,8 +93,13 @@ extension LoaderService {
         }
         let explicit = try query.time("t")
         let t = explicit ?? 0
-        return try json(FrameEncoder.encode(configured.loader.frame(at: t)), request,
-                        cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
+        let loader = configured.loader
+        let answer: @Sendable () throws -> HTTPResponse = { [self] in
+            try json(FrameEncoder.encode(loader.frame(at: t)), request,
+                     cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
+        }
+        guard !offLoop && loader.frameCost > HeavyWork.inlineUnits else { return try answer() }
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies), answer)
     }
 
     /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);
@@ -121,9 +126,7 @@ extension LoaderService {
         }
         try Negotiation.requireJSON(request)
         return runHeavy(for: client()) { [self] in
-            do { return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request) } catch {
-                return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
-            }
+            try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }
     }
 

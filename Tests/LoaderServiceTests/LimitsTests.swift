@@ -51,6 +51,19 @@ struct LimitsTests {
         #expect(try get(TestApp(), "/loaders/typing/animation.svg").status == 200)
     }
 
+    /// A preview's stream computes frames no other stream shares: it is
+    /// heavy work for as long as it runs, and holds its client's place.
+    @Test func aPreviewStreamHoldsItsHeavyPlaceUntilItEnds() throws {
+        let app = TestApp { $0.maxHeavyRequestsPerClient = 1 }
+        let body = Array(Self.dots(3, animations: 1).utf8)
+        let open = try app.server.request(.POST, "/loaders/preview?stream=sse&fps=10", headers: [("Content-Type", "application/json")], body: body)
+        guard let stream = open.stream else { Issue.record("no stream: \(open.status)"); return }
+        let refused = try app.request("POST", "/loaders/preview?t=1", Self.json, body: body)
+        #expect(try refused.status == 429 && decodeError(refused).code == "too_many_heavy_requests" && refused.headers["retry-after"] == "1")
+        stream.close()
+        #expect(try app.request("POST", "/loaders/preview?t=1", Self.json, body: body).status == 200)
+    }
+
     @Test func streamsPerClientAndInAll() throws {
         let app = TestApp { $0.maxStreamsPerClient = 2 }
         let a = try app.open("/loaders/typing/frames?stream=sse")

@@ -17,13 +17,22 @@ final class HeavyWork: Sendable {
     init(perClient: Int) { self.perClient = perClient }
 
     /// `job`'s answer, computed off the loop; 429 with `Retry-After` when
-    /// `client` already has `perClient` heavy requests running.
+    /// `client` already has `perClient` heavy requests running. An answer
+    /// that is a stream (a preview's, whose frames no other stream shares)
+    /// keeps its place until the stream ends.
     func run(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         guard running.withLock({ $0.take(client, limit: perClient) }) else { return refusal }
         return .deferred { [self] promise in
             DispatchQueue.global().async { [self] in
-                let response = job()
-                running.withLock { $0.give(client) }
+                var response = job()
+                if case .stream(let start) = response.body {
+                    response.body = .stream { [self] writer in
+                        writer.whenClosed { [self] in running.withLock { $0.give(client) } }
+                        start(writer)
+                    }
+                } else {
+                    running.withLock { $0.give(client) }
+                }
                 promise.succeed(response)
             }
         }
@@ -41,15 +50,20 @@ final class HeavyWork: Sendable {
 }
 
 extension LoaderService {
-    /// `job` as heavy work of `client`; 503 with `Retry-After` while the
-    /// output queued for all clients is over `maxBufferedBytes`.
-    func runHeavy(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+    /// `job` as heavy work of `client`, its error as its answer; 503 with
+    /// `Retry-After` while the output queued for all clients is over
+    /// `maxBufferedBytes`.
+    func runHeavy(for client: String, _ job: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
         if server?.isOverBufferCap == true {
             var error = ServiceError(.serviceUnavailable, "overloaded",
                                      "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
             error.headers.replace("Retry-After", "1")
             return error.response
         }
-        return heavyWork.run(for: client, job)
+        return heavyWork.run(for: client) {
+            do { return try job() } catch {
+                return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
+            }
+        }
     }
 }
