@@ -62,13 +62,18 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
 
     private let onConnect: (@Sendable () -> Void)?
     private let onMessage: Message?
+    /// Called on the loop when `isConnected` changes: up (Redis answered),
+    /// or down with the reason.
+    public typealias StateChange = @Sendable (_ up: Bool, _ reason: String) -> Void
+    private let onStateChange: StateChange?
 
     /// Connects on `loop` (at once, and again whenever the connection is
     /// lost); `onConnect` runs on the loop each time it is up.
     public init(url: RedisURL, loop: EventLoop, commandTimeout seconds: Double = 1, onConnect: (@Sendable () -> Void)? = nil,
-                onMessage: Message? = nil) {
+                onMessage: Message? = nil, onStateChange: StateChange? = nil) {
         self.url = url
         self.loop = loop
+        self.onStateChange = onStateChange
         commandTimeout = UInt64(seconds * 1e9)
         self.onConnect = onConnect
         self.onMessage = onMessage
@@ -182,7 +187,9 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         // The first answer says Redis is up (`connected`), not the handshake.
         output += RESP.command(["PING"])
         expectReply { [self] result in
-            if case .success = result { connected.store(true, ordering: .relaxed) }
+            guard case .success = result, !connected.load(ordering: .relaxed) else { return }
+            connected.store(true, ordering: .relaxed)
+            onStateChange?(true, "answered")
         }
         let waiting = queued
         queued = []
@@ -268,7 +275,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         registration = nil
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
-        connected.store(false, ordering: .relaxed)
+        if connected.exchange(false, ordering: .relaxed) { onStateChange?(false, reason) }
         let failed = replies[repliesHead...].compactMap(\.reply) + queued.map(\.1)
         watchdog?.cancel()
         watchdog = nil

@@ -17,7 +17,7 @@ time, against a release build started here on free ports:
 
     Tests/system/abuse.py path/to/release/loaderd
 """
-import http.client, json, os, signal, socket, statistics, subprocess, sys, threading, time
+import http.client, json, os, signal, socket, subprocess, sys, tempfile, threading, time
 
 import loaderd_process
 from loaderd_process import free_port
@@ -31,10 +31,10 @@ def check(ok, what):
         failures.append(what)
 
 
-def start(binary, *args, env=None):
+def start(binary, *args, env=None, level="warning", stdout=subprocess.DEVNULL):
     port = free_port()
     environment = dict(os.environ, LOADERD_ACCESS_LOG="false", **(env or {}))
-    p = loaderd_process.start(binary, port, "--log-level", "warning", *args, env=environment)
+    p = loaderd_process.start(binary, port, "--log-level", level, *args, env=environment, stdout=stdout)
     return p, port
 
 
@@ -220,7 +220,8 @@ def unread_clients(binary):
 
 def silent_redis(binary):
     redis = Redis()
-    server, port = start(binary, env={"LOADERD_SESSION_STORE": redis.url()})
+    log = tempfile.TemporaryFile()
+    server, port = start(binary, env={"LOADERD_SESSION_STORE": redis.url()}, level="info", stdout=log)
     json_headers = {"Content-Type": "application/json"}
     try:
         status, _, body, _ = request(port, "POST", "/sessions", body='{"loader":"web"}', headers=json_headers)
@@ -271,7 +272,14 @@ def silent_redis(binary):
         found = {e["t"] for e in json.loads(body)["events"]} if status == 200 else set()
         lost = [a for a in acknowledged if a not in found]
         check(not lost, f"{len(lost)} acknowledged events lost")
-        rows.append(f"Redis stopped for 5 s: answers {dict(sorted(statuses.items()))}, slowest {slowest[0] * 1000:.0f} ms; "
+        # One line when the store went, one when it came back with the outage's length.
+        log.seek(0)
+        lines = [json.loads(line) for line in log.read().decode().splitlines() if line.startswith("{")]
+        went = [l for l in lines if l.get("msg") == "session store unavailable"]
+        back = [l for l in lines if l.get("msg") == "session store available" and "outageSeconds" in l]
+        check(len(went) == 1 and "no reply within 1000 ms" in went[0].get("reason", ""), f"the outage's log lines: {went}")
+        check(len(back) == 1 and 4 < back[0]["outageSeconds"] < 8, f"the recovery's log lines: {back}")
+        rows.append(f"Redis stopped for 5 s: logged \"{went[0]['reason'] if went else '?'}\", back after {back[0]['outageSeconds'] if back else '?'} s; answers {dict(sorted(statuses.items()))}, slowest {slowest[0] * 1000:.0f} ms; "
                     f"loaderd_redis_up 0 after {down_seen or 0:.2f} s; recovered {recovered or 0:.2f} s after SIGCONT; "
                     f"{len(acknowledged)} acknowledged, {len(lost)} lost")
     finally:

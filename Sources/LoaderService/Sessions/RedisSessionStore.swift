@@ -66,10 +66,31 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         self.waitReplicas = waitReplicas
     }
 
+    /// When the store became unavailable, while it is.
+    private let outageStart = Mutex<UInt64?>(nil)
+
+    private func logStateChange(up: Bool, reason: String) {
+        if up {
+            let since = outageStart.withLock { since in
+                defer { since = nil }
+                return since
+            }
+            var fields: [(String, LogField)] = [("store", .string(url.description))]
+            if let since { fields.append(("outageSeconds", .double((Double(monotonicNanoseconds() &- since) / 1e6).rounded() / 1000))) }
+            logger.log(.info, "session store available", fields)
+        } else {
+            outageStart.withLock { $0 = monotonicNanoseconds() }
+            logger.log(.warning, "session store unavailable", [("store", .string(url.description)), ("reason", .string(reason))])
+        }
+    }
+
     /// Connects on `loop`, one of the server's: until then every operation
     /// answers `.unavailable`.
     public func start(on loop: EventLoop) {
-        commands = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout)
+        // Logged once per outage, from the connection that carries the commands.
+        commands = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onStateChange: { [weak self] up, reason in
+            self?.logStateChange(up: up, reason: reason)
+        })
         subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onConnect: { [weak self] in
             guard let self else { return }
             self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
