@@ -230,7 +230,8 @@ extension OpenAPI {
                   numberSchema(min: 0, max: TimeValue.maximum))
         }
         if label {
-            query(&w, "label", "The container's aria-label (default Loading), 1 to 200 characters.", #"{"type":"string","minLength":1,"maxLength":200}"#)
+            query(&w, "label", "The container's aria-label (default Loading), 1 to 200 characters, no control characters.",
+                  #"{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^\u0000-\u001F\u007F-\u009F]*$"}"#)
         }
         for spec in loader.parameters {
             query(&w, spec.name, parameterText(spec), schema(spec))
