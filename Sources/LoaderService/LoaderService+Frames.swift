@@ -92,14 +92,17 @@ extension LoaderService {
             throw ServiceError.invalid("\(name) applies to batches (from, to) and streams (Accept: text/event-stream or stream=sse)")
         }
         let explicit = try query.time("t")
-        let t = explicit ?? 0
         let loader = configured.loader
-        let answer: @Sendable () throws -> HTTPResponse = { [self] in
-            try json(FrameEncoder.encode(loader.frame(at: t)), request,
-                     cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
+        guard !offLoop && configured.frameCost > HeavyWork.inlineUnits else { return try frame(loader, at: explicit, request) }
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self] in
+            try frame(loader, at: explicit, request)
         }
-        guard !offLoop && loader.frameCost > HeavyWork.inlineUnits else { return try answer() }
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies), answer)
+    }
+
+    /// One frame as JSON: at `t`, cacheable for ever, or at 0 when none is given.
+    private func frame(_ loader: ConfiguredLoader, at t: Double?, _ request: HTTPRequest) throws -> HTTPResponse {
+        try json(FrameEncoder.encode(loader.frame(at: t ?? 0)), request,
+                 cacheControl: t != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 
     /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);

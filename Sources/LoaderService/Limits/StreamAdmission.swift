@@ -40,17 +40,25 @@ extension LoaderService {
     /// past `maxStreamsPerClient`, 503 past `maxStreams`).
     func streamLimits(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let response = try next(&r)
-        let (request, peer) = (r.http, r.context.peer)
-        return response.map { [self] final in
-            guard case .stream(let start) = final.body else { return final }
-            let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
-            if let refusal = streamAdmission.admit(client) { return refusal.response }
-            var admitted = final
-            admitted.body = .stream { [self] writer in
-                writer.whenClosed { [self] in streamAdmission.release(client) }
-                start(writer)
-            }
-            return admitted
+        // Most answers are neither: they pass untouched, at no cost.
+        switch response.body {
+        case .stream: return admitted(response, r.http, r.context.peer)
+        case .deferred:
+            let (request, peer) = (r.http, r.context.peer)
+            return response.map { [self] final in admitted(final, request, peer) }
+        default: return response
         }
+    }
+
+    private func admitted(_ response: HTTPResponse, _ request: HTTPRequest, _ peer: SocketAddress?) -> HTTPResponse {
+        guard case .stream(let start) = response.body else { return response }
+        let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+        if let refusal = streamAdmission.admit(client) { return refusal.response }
+        var admitted = response
+        admitted.body = .stream { [self] writer in
+            writer.whenClosed { [self] in streamAdmission.release(client) }
+            start(writer)
+        }
+        return admitted
     }
 }

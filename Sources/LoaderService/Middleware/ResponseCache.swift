@@ -81,7 +81,12 @@ final class ResponseCache: @unchecked Sendable {
 final class LoaderCache: @unchecked Sendable {
     final class Entry {
         let loader: ConfiguredLoader
-        init(_ loader: ConfiguredLoader) { self.loader = loader }
+        /// Its frame's cost, found once (a parameter lookup by name).
+        let frameCost: Int
+        init(_ loader: ConfiguredLoader) {
+            self.loader = loader
+            frameCost = loader.frameCost
+        }
     }
 
     private var loaders: [String: Entry] = [:]
