@@ -140,6 +140,8 @@ extension ServiceConfiguration {
             case sessionStore
             case integer(ClosedRange<Int>)
             case seconds(ClosedRange<Double>)
+            /// A number that is not a time (a rate).
+            case number(ClosedRange<Double>)
             case logLevel
         }
 
@@ -177,6 +179,7 @@ extension ServiceConfiguration {
             case .addressRanges: return "a list of addresses or CIDR ranges such as 10.0.0.0/8 or ::1 (comma-separated in the environment)"
             case .integer(let r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
             case .seconds(let r): return "a number of seconds from \(r.lowerBound) to \(r.upperBound)"
+            case .number(let r): return "a number from \(r.lowerBound) to \(r.upperBound)"
             case .logLevel: return "one of " + LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
             }
         }
@@ -258,7 +261,7 @@ extension ServiceConfiguration {
                  "previews, export builds and costly batches one client address may have running at once; beyond, 429 with Retry-After"),
         .seconds("redisTimeoutSeconds", \.redisTimeoutSeconds, 0.05...60,
                  "with Redis: a command unanswered this long fails its request with 503, and the connection is opened again"),
-        Key(name: "sessionCreateRate", kind: .seconds(0.001...1_000_000), flag: nil,
+        Key(name: "sessionCreateRate", kind: .number(0.001...1_000_000), flag: nil,
             meaning: "sessions a second one client address may create without sessionCreateKey (a token bucket); beyond, 429 with Retry-After",
             get: { .number($0.sessionCreateRate) }) { c, v in if case .number(let n) = v { c.sessionCreateRate = n } },
         .integer("sessionCreateBurst", \.sessionCreateBurst, 1...1_000_000, "sessions one client address may create at once before sessionCreateRate applies"),
@@ -309,7 +312,7 @@ extension ServiceConfiguration {
             case (.integer(let range), .number(let n)):
                 guard n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else { throw bad }
                 parsed = .integer(Int(n))
-            case (.seconds(let range), .number(let n)):
+            case (.seconds(let range), .number(let n)), (.number(let range), .number(let n)):
                 guard range.contains(n) else { throw bad }
                 parsed = .number(n)
             case (.logLevel, .string(let s)):
@@ -351,7 +354,7 @@ extension ServiceConfiguration {
         case .integer(let range):
             guard let n = Int(text), range.contains(n) else { throw bad }
             parsed = .integer(n)
-        case .seconds(let range):
+        case .seconds(let range), .number(let range):
             guard let n = Double(text), n.isFinite, range.contains(n) else { throw bad }
             parsed = .number(n)
         case .logLevel:

@@ -44,6 +44,8 @@ struct ConfigurationTests {
         (["--session-store", "memcached://x:1"], [:], "sessionStore must be local or redis://"),
         (["--session-store", "redis://127.0.0.1:6379", "--data-dir", "/var/lib/x"], [:], "dataDir is for the local session store"),
         ([], ["LOADERD_SESSION_STORE": "redis://redis:6379/1", "LOADERD_REPLICA_NAME": "loaderd-0"], "leave replicaName null"),
+        ([], ["LOADERD_SESSION_CREATE_RATE": "fast"], "sessionCreateRate must be a number from 0.001 to 1000000.0"),
+        ([], ["LOADERD_REDIS_TIMEOUT_SECONDS": "0"], "redisTimeoutSeconds must be a number of seconds from 0.05 to 60.0"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
