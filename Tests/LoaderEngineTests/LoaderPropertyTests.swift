@@ -114,6 +114,18 @@ struct LoaderPropertyTests {
         #expect(try frame("web", "t=2.99&finish=1&progress=0.99&dropDuration=2").done)
     }
 
+    /// A frame draws at most the element limit (1,000): with 1,500 drops in
+    /// the air at once, the indicator and the latest 999 (drop501…drop1499);
+    /// with 999 in the air, every one, as the spec has it.
+    @Test func webDrawsAtMostTheElementLimit() throws {
+        let times = (0..<1500).map { "\(Double($0) / 10_000)" }.joined(separator: ",")
+        let crowded = try frame("web", "t=0.2&progress=\(times)")
+        #expect(crowded.elements.count == 1000)
+        #expect(crowded.elements[1].id.description == "drop501" && crowded.elements.last?.id.description == "drop1499")
+        let full = try frame("web", "t=0.2&progress=\(times.split(separator: ",").prefix(999).joined(separator: ","))")
+        #expect(full.elements.count == 1000 && full.elements[1].id.description == "drop0")
+    }
+
     @Test func webIndicatorIsContinuousThroughFinish() throws {
         let loader = try LoaderCatalog.standard["web"]!.configure(queryItems("finish=1.3"))
         var previous = loader.frame(at: 0).elements[0].opacity

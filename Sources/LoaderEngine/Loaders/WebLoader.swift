@@ -33,6 +33,8 @@ struct WebLoader: LoaderScene {
         reducedMotion: "The indicator pulses between 1 and 0.5 instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
         background: .white,
         period: { _ in nil },
+        // The indicator's animations, and each drop in the air with its one.
+        frameCost: { _, events in 8 + 2 * min(events.progress.count, WebLoader.maxDrops) },
         scene: { p, events in WebLoader(p, events) }
     )
 
@@ -92,17 +94,28 @@ struct WebLoader: LoaderScene {
         }
     }
 
+    /// A frame draws at most the element limit: the indicator and the
+    /// latest drops in the air (docs/FRAMES.md). More in the air at once
+    /// only comes from thousands of progress events within one fall.
+    static let maxDrops = DefinitionLimits.maxElements - 1
+
     func render(at t: Double, into elements: inout [Element]) -> Bool {
         indicator.render(at: t, into: &elements)
         // Drops in the air: e <= t < e + dropDuration. Times are sorted, so
-        // find the first one still falling by bisection.
+        // find the first one still falling, and the first not yet fallen,
+        // by bisection.
         var lo = 0, hi = dropTimes.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if dropTimes[mid] + dropDuration > t { hi = mid } else { lo = mid + 1 }
         }
-        var k = lo
-        while k < dropTimes.count, dropTimes[k] <= t {
+        var end = lo, top = dropTimes.count
+        while end < top {
+            let mid = (end + top) / 2
+            if dropTimes[mid] <= t { end = mid + 1 } else { top = mid }
+        }
+        var k = max(lo, end - Self.maxDrops)
+        while k < end {
             let e = dropTimes[k]
             if t < e + dropDuration {
                 elements.append(drop.element(drop.presentation(atAnimationTime: t - e), id: drop.id.indexed(k)))
