@@ -165,6 +165,9 @@ struct RedisSessionStoreTests {
         #expect(monotonicNanoseconds() - started < 1_000_000_000)
         #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
         #expect(try decodeError(refused).code == "sessions_unavailable")
+        // Nothing of the store's URL in a public answer.
+        let port = String(try RedisURL(parsing: redis.url).port)
+        #expect(!refused.text.contains("redis") && !refused.text.contains("127.0.0.1") && !refused.text.contains(port), "\(refused.text)")
         #expect(try a.request("GET", "/loaders/typing/frames?t=1").status == 200)
         #expect(try a.request("GET", "/readyz").status == 200)
         #expect(try a.request("GET", "/metrics").text.contains("loaderd_redis_up 0"))

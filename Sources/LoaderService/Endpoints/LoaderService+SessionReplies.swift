@@ -64,8 +64,10 @@ extension ServiceError {
             self = .invalid("params.\(name) must be a string or a number")
         case .writeFailed:
             self.init(.internalServerError, "journal_failed", "the change could not be made durable")
-        case .unavailable(let reason):
-            self.init(.serviceUnavailable, "sessions_unavailable", "sessions are unavailable right now: \(reason)")
+        case .unavailable:
+            // The reason names the store (its address, its user): the log
+            // carries it, not a public answer.
+            self.init(.serviceUnavailable, "sessions_unavailable", "the session store is unavailable right now; try again shortly")
             headers.add("Retry-After", "1")
         }
     }
