@@ -127,7 +127,6 @@ extension LoaderService {
         guard !offLoop && asked * cost > HeavyWork.inlineUnits else {
             return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }
-        try Negotiation.requireJSON(request)
         return runHeavy(for: client()) { [self] in
             try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }

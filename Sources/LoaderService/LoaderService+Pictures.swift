@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPServer
 import LoaderEngine
 import Synchronization
