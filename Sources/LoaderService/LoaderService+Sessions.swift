@@ -255,9 +255,8 @@ extension LoaderService {
         }
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         guard let wait = sessionCreation.take(client, now: Double(monotonicNanoseconds()) / 1e9) else { return }
-        var error = ServiceError(.tooManyRequests, "too_many_session_creations",
-                                 "this client creates sessions faster than sessionCreateRate (\(SVG.n(configuration.sessionCreateRate)) a second after a burst of \(configuration.sessionCreateBurst)); a backend with sessionCreateKey is not limited")
-        error.headers.replace("Retry-After", String(max(1, Int(wait.rounded(.up)))))
-        throw error
+        throw ServiceError(.tooManyRequests, "too_many_session_creations",
+                           "this client creates sessions faster than sessionCreateRate (\(SVG.n(configuration.sessionCreateRate)) a second after a burst of \(configuration.sessionCreateBurst)); a backend with sessionCreateKey is not limited")
+            .retryAfter(seconds: max(1, Int(wait.rounded(.up))))
     }
 }

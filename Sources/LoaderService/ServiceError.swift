@@ -28,6 +28,13 @@ public struct ServiceError: Error, Sendable {
     }
 
     static func invalid(_ message: String) -> ServiceError { ServiceError(.badRequest, "invalid_parameter", message) }
+
+    /// The same refusal, telling the client when to try again.
+    func retryAfter(seconds: Int) -> ServiceError {
+        var error = self
+        error.headers.replace("Retry-After", String(seconds))
+        return error
+    }
     static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, "not_found", message) }
 
     /// The code for a status the server itself answers.

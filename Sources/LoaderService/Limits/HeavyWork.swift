@@ -24,16 +24,13 @@ final class HeavyWork: Sendable {
         guard running.withLock({ $0.take(client, limit: perClient) }) else { return refusal }
         return .deferred { [self] promise in
             DispatchQueue.global().async { [self] in
-                var response = job()
-                if case .stream(let start) = response.body {
-                    response.body = .stream { [self] writer in
-                        writer.whenClosed { [self] in running.withLock { $0.give(client) } }
-                        start(writer)
-                    }
-                } else {
-                    running.withLock { $0.give(client) }
+                let response = job()
+                let release: @Sendable () -> Void = { [self] in running.withLock { $0.give(client) } }
+                guard case .stream = response.body else {
+                    release()
+                    return promise.succeed(response)
                 }
-                promise.succeed(response)
+                promise.succeed(response.holding(release))
             }
         }
     }
@@ -42,10 +39,9 @@ final class HeavyWork: Sendable {
     var count: Int { running.withLock { $0.total } }
 
     private var refusal: HTTPResponse {
-        var error = ServiceError(.tooManyRequests, "too_many_heavy_requests",
-                                 "this client already has \(perClient) previews, exports or costly batches running (maxHeavyRequestsPerClient); retry when one has finished")
-        error.headers.replace("Retry-After", "1")
-        return error.response
+        ServiceError(.tooManyRequests, "too_many_heavy_requests",
+                     "this client already has \(perClient) previews, exports or costly batches running (maxHeavyRequestsPerClient); retry when one has finished")
+            .retryAfter(seconds: 1).response
     }
 }
 
@@ -55,15 +51,29 @@ extension LoaderService {
     /// `maxBufferedBytes`.
     func runHeavy(for client: String, _ job: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
         if server?.isOverBufferCap == true {
-            var error = ServiceError(.serviceUnavailable, "overloaded",
-                                     "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
-            error.headers.replace("Retry-After", "1")
-            return error.response
+            return ServiceError(.serviceUnavailable, "overloaded",
+                                "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
+                .retryAfter(seconds: 1).response
         }
         return heavyWork.run(for: client) {
             do { return try job() } catch {
                 return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
             }
         }
+    }
+}
+
+extension HTTPResponse {
+    /// This stream answer with `release` run once the stream ends (a place
+    /// it held: a heavy slot, a count of streams). Any other answer ends
+    /// when it is made: it is returned as it is.
+    func holding(_ release: @escaping @Sendable () -> Void) -> HTTPResponse {
+        guard case .stream(let start) = body else { return self }
+        var held = self
+        held.body = .stream { writer in
+            writer.whenClosed(release)
+            start(writer)
+        }
+        return held
     }
 }

@@ -26,9 +26,7 @@ final class StreamAdmission: Sendable {
             }
             return nil
         }
-        guard var refusal else { return nil }
-        refusal.headers.replace("Retry-After", "1")
-        return refusal
+        return refusal?.retryAfter(seconds: 1)
     }
 
     func release(_ client: String) { open.withLock { $0.give(client) } }
@@ -51,14 +49,9 @@ extension LoaderService {
     }
 
     private func admitted(_ response: HTTPResponse, _ request: HTTPRequest, _ peer: SocketAddress?) -> HTTPResponse {
-        guard case .stream(let start) = response.body else { return response }
+        guard case .stream = response.body else { return response }
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         if let refusal = streamAdmission.admit(client) { return refusal.response }
-        var admitted = response
-        admitted.body = .stream { [self] writer in
-            writer.whenClosed { [self] in streamAdmission.release(client) }
-            start(writer)
-        }
-        return admitted
+        return response.holding { [self] in streamAdmission.release(client) }
     }
 }
