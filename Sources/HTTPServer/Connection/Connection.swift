@@ -9,6 +9,8 @@ final class Connection: Selectable, StreamSink {
     let fd: Int32
     let loop: EventLoop
     let server: ServerCore
+    /// Its loop's share of the server (scratch buffer, caches, counts).
+    private let loopState: ServerCore.LoopState
     let peer: SocketAddress?
     private var registration: Registration!
     private var parser: HTTPRequestParser
@@ -38,6 +40,7 @@ final class Connection: Selectable, StreamSink {
         self.fd = fd
         self.loop = loop
         self.server = server
+        self.loopState = server.loopStates[loop.index]
         self.peer = peer
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
         let now = monotonicNanoseconds()
@@ -60,7 +63,7 @@ final class Connection: Selectable, StreamSink {
     }
 
     private func readAvailable() {
-        let scratch = server.loopStates[loop.index].scratch
+        let scratch = loopState.scratch
         let n = read(fd, scratch.baseAddress, scratch.count)
         if n > 0 {
             let now = loop.wakeTime
@@ -136,16 +139,15 @@ final class Connection: Selectable, StreamSink {
     /// Returns how many bytes were taken.
     private func processBuffered(_ input: UnsafeBufferPointer<UInt8>) -> Int {
         var start = 0
-        let state = server.loopStates[loop.index]
         while !isClosed && isParsing && start < input.count {
             let rest = UnsafeBufferPointer(rebasing: input[start...])
             let request: HTTPRequest, consumed: Int
-            if !parser.isMidRequest, let kept = state.lastRequest.match(rest) {
+            if !parser.isMidRequest, let kept = loopState.lastRequest.match(rest) {
                 (request, consumed) = kept
             } else {
                 switch parser.parse(rest) {
                 case .request(let parsed, let taken):
-                    state.lastRequest.remember(parsed, parsedFrom: UnsafeBufferPointer(rebasing: rest[..<taken]))
+                    loopState.lastRequest.remember(parsed, parsedFrom: UnsafeBufferPointer(rebasing: rest[..<taken]))
                     (request, consumed) = (parsed, taken)
                 case .sendContinue:
                     enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
@@ -166,7 +168,7 @@ final class Connection: Selectable, StreamSink {
     }
 
     private func dispatch(_ request: HTTPRequest) {
-        let context = RequestContext(loop: loop, peer: peer, storage: server.loopStates[loop.index].responderStorage)
+        let context = RequestContext(loop: loop, peer: peer, storage: loopState.responderStorage)
         let response = server.respond(request, context)
         send(response, for: request)
     }
@@ -265,7 +267,7 @@ final class Connection: Selectable, StreamSink {
     func enqueue(_ bytes: [UInt8]) {
         guard !isClosed else { return }
         output.append(bytes)
-        server.loopStates[loop.index].queuedOutput += bytes.count
+        loopState.queuedOutput += bytes.count
     }
 
     /// Writes what the socket takes, in as few system calls as possible.
@@ -276,7 +278,7 @@ final class Connection: Selectable, StreamSink {
             let written = writeGathered()
             if written > 0 {
                 output.consume(written)
-                server.loopStates[loop.index].queuedOutput -= written
+                loopState.queuedOutput -= written
                 lastWriteProgress = loop.wakeTime
                 continue
             }
@@ -397,7 +399,7 @@ final class Connection: Selectable, StreamSink {
         state = .closed
         loop.deregister(registration)
         Glibc.close(fd)
-        server.loopStates[loop.index].queuedOutput -= output.bytes
+        loopState.queuedOutput -= output.bytes
         output.removeAll()
         if case .streaming(let writer, _) = previous {
             server.streamClosed()
