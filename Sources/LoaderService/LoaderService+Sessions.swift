@@ -41,16 +41,33 @@ extension LoaderService {
         }
     }
 
-    /// `GET /sessions/{id}`: loader, params, createdAt, the clock now, done, events.
+    /// `GET /sessions/{id}`: loader, params, createdAt, the clock now, done,
+    /// and a page of its events: `sessionEventsPage` from `?after=` (the
+    /// events the client has), with a `next` link while there are more.
     func sessionState(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        try requireNoQuery(request)
+        var after: Int?
+        for item in request.query {
+            guard item.name == "after" else {
+                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(quoted(item.name)); a session's state takes after")
+            }
+            guard after == nil else { throw ServiceError.invalid("after is given more than once") }
+            // Events are only appended: an index is a stable cursor.
+            guard item.value.utf8.count <= 9, !item.value.isEmpty, item.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(item.value) else {
+                throw ServiceError.invalid("after must be a whole number of events, from 0: \(quoted(item.value))")
+            }
+            after = n
+        }
         try Negotiation.requireJSON(request)
-        return answer({ sessions.snapshot(id, reply: $0) }) { s in Self.sessionStateJSON(s) }
+        return answer({ sessions.snapshot(id, reply: $0) }) { [after] s in Self.sessionStateJSON(s, after: after ?? 0) }
     }
 
-    static func sessionStateJSON(_ s: SessionSnapshot) -> HTTPResponse {
+    /// Events in one answer of `GET /sessions/{id}` (about 40 KB).
+    static let sessionEventsPage = 1000
+
+    static func sessionStateJSON(_ s: SessionSnapshot, after: Int) -> HTTPResponse {
         let t = s.now
-        var w = JSONWriter(capacity: 256 + 40 * s.events.count)
+        let page = min(after, s.events.count)..<min(after + sessionEventsPage, s.events.count)
+        var w = JSONWriter(capacity: 320 + 40 * page.count)
         w.beginObject()
         w.field("id", s.id)
         w.field("loader", s.loader.name)
@@ -60,15 +77,17 @@ extension LoaderService {
         w.field("t", t)
         w.field("done", s.loader.frame(at: t).done)
         w.field("viewers", s.viewers)
+        w.field("eventCount", s.events.count)
         w.key("events")
         w.beginArray()
-        for e in s.events {
+        for e in s.events[page] {
             w.beginObject()
             w.field("type", e.kind.rawValue)
             w.field("t", e.t)
             w.endObject()
         }
         w.endArray()
+        if page.upperBound < s.events.count { w.field("next", "/sessions/\(s.id)?after=\(page.upperBound)") }
         w.endObject()
         return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
     }

@@ -79,6 +79,44 @@ struct RedisSessionStoreTests {
         #expect(try a.request("GET", "/sessions/\(s.id)").status == 404)
     }
 
+    /// A replica reads a session's events once: later reads ask Redis for
+    /// the new ones only (shown by an event Redis no longer has, which the
+    /// replica still serves), and pages are those of the local store.
+    @Test func aLongSessionIsReadOnce() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis), b = try Replica(redis)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create()
+        for i in 0..<2500 {
+            #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+            // b reads along the way, so that later reads add to what it has.
+            if i % 700 == 0 { #expect(try b.request("GET", "/sessions/\(s.id)").status == 200) }
+        }
+        try expectEventPages(of: s.id, count: 2500) { try b.request("GET", $0) }
+        // Take the first event out of Redis behind the replicas' backs.
+        let direct = try RedisConnection(url: RedisURL(parsing: redis.url), loop: b.loop)
+        #expect(waitUntil { direct.isConnected })
+        let removed = Outcome<Bool>()
+        direct.send(["XRANGE", "loaderd:{\(s.id)}:ev", "-", "+", "COUNT", "1"]) { r in
+            guard case .success(.array(let entries?)) = r, case .array(let pair?) = entries.first, let first = pair.first?.string else {
+                return removed.complete(false)
+            }
+            direct.send(["XDEL", "loaderd:{\(s.id)}:ev", first]) { r in
+                if case .success(.integer(1)) = r { removed.complete(true) } else { removed.complete(false) }
+            }
+        }
+        #expect(waitUntil { removed.value != nil } && removed.value == true)
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+        // b had it and read only the new one: 2501 events still.
+        try expectEventPages(of: s.id, count: 2501) { try b.request("GET", $0) }
+        // A replica that never read it finds the 2500 Redis has, though the count says 2501.
+        let c = try Replica(redis)
+        #expect(try waitUntil { try c.request("GET", "/sessions/\(s.id)").status == 200 })
+        let first = try JSONDecoder().decode(Page.self, from: Data(c.request("GET", "/sessions/\(s.id)?after=2000").body))
+        #expect(first.events.count == 500)
+    }
+    struct Page: Decodable { struct Event: Decodable { let t: Double }; let events: [Event] }
+
     @Test func limitsAndExpiry() throws {
         let redis = try RedisServerProcess()
         let a = try Replica(redis) {

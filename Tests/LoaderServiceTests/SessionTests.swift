@@ -56,6 +56,14 @@ struct SessionTests {
         #expect(try request(app, "GET", "/sessions/\(s.id)").status == 404)
     }
 
+    @Test func eventsComeInPages() throws {
+        let app = TestApp()
+        let s = try create(app)
+        try expectEventPages(of: s.id, count: 0) { try request(app, "GET", $0) }
+        for _ in 0..<2500 { #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202) }
+        try expectEventPages(of: s.id, count: 2500) { try request(app, "GET", $0) }
+    }
+
     @Test func badCreations() throws {
         let app = TestApp()
         for (body, code) in [

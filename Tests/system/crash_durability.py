@@ -10,7 +10,7 @@ may land in the middle of a compaction).
 import argparse, http.client, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
 
 import loaderd_process
-from loaderd_process import free_port
+from loaderd_process import free_port, session_events
 
 def start(binary, port, data, compact_bytes=None, log=subprocess.DEVNULL):
     env = dict(os.environ)
@@ -84,10 +84,8 @@ def main():
     for sid, t in acknowledged:
         by_session.setdefault(sid, set()).add(t)
     for sid, times in by_session.items():
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        c.request("GET", f"/sessions/{sid}")
-        state = json.loads(c.getresponse().read())
-        listed = [e["t"] for e in state.get("events", [])]
+        _, events = session_events(port, sid)
+        listed = [e["t"] for e in events]
         present = set(listed)
         doubled += len(listed) - len(present)
         found += len(times & present)

@@ -13,7 +13,7 @@ the journal would hide them: replay stops at the first damaged record).
 import http.client, json, resource, shutil, signal, sys, tempfile
 
 import loaderd_process
-from loaderd_process import free_port
+from loaderd_process import free_port, session_events
 
 LIMIT = 16 * 1024
 
@@ -71,14 +71,11 @@ def main():
     server.wait()
 
     server = start(binary, port, data)
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    conn.request("GET", f"/sessions/{sid}")
-    r = conn.getresponse()
-    state = json.loads(r.read())
+    status, events = session_events(port, sid)
     server.send_signal(signal.SIGTERM)
     server.wait()
     shutil.rmtree(data, ignore_errors=True)
-    listed = [e["t"] for e in state.get("events", [])] if r.status == 200 else []
+    listed = [e["t"] for e in events] if status == 200 else []
     present = set(listed)
     lost = len(set(acknowledged) - present)
     doubled = len(listed) - len(present)

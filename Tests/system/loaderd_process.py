@@ -1,6 +1,6 @@
-"""What the system tests share: a free port, and a loaderd (or any server)
-that is ready to answer."""
-import http.client, socket, subprocess, time
+"""What the system tests share: a free port, a loaderd (or any server)
+that is ready to answer, and a session's events."""
+import http.client, json, socket, subprocess, time
 
 
 def free_port():
@@ -62,3 +62,23 @@ def start_with_definitions(binary, *definitions):
             json.dump(definition, f)
     port = free_port()
     return start(binary, port, "--log-level", "warning", "--loaders-dir", directory), f"http://127.0.0.1:{port}"
+
+
+def session_events(port, sid):
+    """(status, every event of session sid): GET /sessions/{id} page by page
+    (1,000 events an answer), following `next`."""
+    found, path = [], f"/sessions/{sid}"
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        while path:
+            c.request("GET", path)
+            r = c.getresponse()
+            data = r.read()
+            if r.status != 200:
+                return r.status, found
+            page = json.loads(data)
+            found += page["events"]
+            path = page.get("next")
+    finally:
+        c.close()
+    return 200, found

@@ -18,7 +18,7 @@
 import http.client, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 import loaderd_process
-from loaderd_process import free_port
+from loaderd_process import free_port, session_events
 
 failures = []
 def check(ok, what):
@@ -196,11 +196,10 @@ def replica_lost(binary, redis, ports, processes):
             # Session frame ids are the session clock's: they go on, skipping only the downtime.
             check(first > last and first - last <= downtime * 30 + 3, f"ids continue: {last} then {first} after {downtime:.2f} s")
             gaps.append(first - last)
-    status, _, data = call(ports[2], "GET", f"/sessions/{sid}")
-    events = json.loads(data)["events"] if status == 200 else []
-    check(len(events) == acked, f"events after a replica was lost: {len(events)} of {acked}")
+    status, kept = session_events(ports[2], sid)
+    check(len(kept) == acked, f"events after a replica was lost: {len(kept)} of {acked}")
     call(ports[1], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
-    return f"a replica killed under 6 viewers: its 2 viewers resumed on others with id gaps {gaps}; {len(events)}/{acked} events kept"
+    return f"a replica killed under 6 viewers: its 2 viewers resumed on others with id gaps {gaps}; {len(kept)}/{acked} events kept"
 
 
 def redis_lost(binary, redis, ports):
@@ -255,11 +254,10 @@ def redis_lost(binary, redis, ports):
     check(slow[0] < 1.5, f"a request took {slow[0]:.2f} s while Redis was down (answers must come at once)")
     found = set()
     for sid, _ in sessions:
-        status, _, data = call(ports[0], "GET", f"/sessions/{sid}")
+        status, kept = session_events(ports[0], sid)
         check(status == 200, f"session {sid} after Redis came back: {status}")
-        if status == 200:
-            for e in json.loads(data)["events"]:
-                found.add((sid, e["t"]))
+        for e in kept:
+            found.add((sid, e["t"]))
     lost = [a for a in acknowledged if a not in found]
     check(not lost, f"{len(lost)} acknowledged events lost")
     return (f"Redis killed during a burst from 4 writers on 2 replicas: {len(acknowledged)} acknowledged, {len(lost)} lost; "

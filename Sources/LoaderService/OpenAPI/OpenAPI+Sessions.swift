@@ -19,10 +19,10 @@ extension OpenAPI {
     }
 
     static func getSession(_ c: Context) -> [Operation] {
-        [operation("/sessions/{id}", "get", id: "getSession", summary: "A session's loader, params, creation time, clock now (t), done, viewers and events.",
-                  parameters: "[\(idParameter)]", responses: [
-            ("200", "The session.", ref("SessionState")),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+        [operation("/sessions/{id}", "get", id: "getSession", summary: "A session's loader, params, creation time, clock now (t), done, viewers and a page of its events.",
+                  parameters: "[\(idParameter)," + #"{"name":"after","in":"query","required":false,"description":"Events to skip: the page holds the events from this index on (at most \#(LoaderService.sessionEventsPage)).","schema":{"type":"integer","minimum":0,"maximum":999999999}}]"#, responses: [
+            ("200", "The session, with a next link while more events follow the page.", ref("SessionState")),
+            ("400", "An unknown query parameter, or after is not a whole number.", ref("Error")),
             ("404", "No such session.", ref("Error")),
             ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
             ("406", "The Accept header excludes application/json.", ref("Error")),

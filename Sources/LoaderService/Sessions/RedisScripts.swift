@@ -44,8 +44,11 @@ enum RedisScripts {
         return 'OK'
         """
 
-    /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now, withEvents (0/1).
-    /// Answers the hash's fields and the events (none without withEvents):
+    /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now,
+    /// from (the first stream ID of the events wanted: '-' for all, '' for none).
+    /// Answers the hash's fields and those events, so that a replica that
+    /// has a session's first events reads only the new ones, in the same
+    /// step as the count it checks them against:
     /// {{loader, params, createdAt, viewers, doneAt, finished, events}, {{id, {type, …, t, …}}…}}.
     static let read = prelude + """
         local e = gone(KEYS[1], KEYS[3])
@@ -57,8 +60,8 @@ enum RedisScripts {
           active(ARGV[6], ARGV[7], ARGV[1])
         end
         local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'viewers', 'doneAt', 'finished', 'events')
-        if ARGV[8] ~= '1' then return {h, {}} end
-        return {h, redis.call('XRANGE', KEYS[2], '-', '+')}
+        if ARGV[8] == '' then return {h, {}} end
+        return {h, redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
         """
 
     /// ARGV: id, token, kind, t, eventsSeen ('' when the event does not

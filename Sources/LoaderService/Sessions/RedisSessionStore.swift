@@ -10,10 +10,12 @@ import Synchronization
 /// that many replicas have it too).
 ///
 /// Each replica keeps two connections, on one of its event loops: one for
-/// commands, one subscribed to `loaderd:events`. Sessions that this
-/// replica's viewers watch are mirrored here and read again when an event
-/// is published for them (and every half second), so frames are computed
-/// locally and shared by all their viewers. While Redis cannot be reached,
+/// commands, one subscribed to `loaderd:events`. A session read here is
+/// kept folded (`Folded`): a later read is one script that answers its
+/// state and only the events since, so a request costs the same however
+/// long the session has run. Sessions that this replica's viewers watch are
+/// read again when an event is published for them (and every half second),
+/// so frames are computed locally and shared by all their viewers. While Redis cannot be reached,
 /// operations fail at once (`.unavailable`, a 503) and viewers' streams end
 /// with `unavailable`, so that EventSource reconnects.
 public final class RedisSessionStore: SessionStore, @unchecked Sendable {
@@ -24,34 +26,75 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let waitReplicas: Int
     private var commands: RedisConnection?
     private var subscriber: RedisConnection?
-    private let mirrors = Mutex<[String: Mirror]>([:])
+    /// Sessions as this replica last read them, by id.
+    private let known = Mutex<[String: Folded]>([:])
     private let liveCount = Atomic<Int>(0)
 
-    /// A watched session as this replica last read it.
-    private final class Mirror: @unchecked Sendable {
-        var loader: ConfiguredLoader
+    /// A session as this replica last read it: its events folded into its
+    /// loader, and the stream ID of the last, so that the next read asks
+    /// Redis for the new events only and a request costs the same however
+    /// long the session has run. Kept while this replica's viewers watch
+    /// it; else a cache within `cacheEvents`.
+    private final class Folded: @unchecked Sendable {
+        /// The loader as configured, before any event.
+        let base: ConfiguredLoader
+        let params: [(String, JSONValue)]
         let createdAt: Double
-        var eventCount: Int
+        private(set) var events: [SessionEvent] = []
+        private var folded = LoaderEvents()
+        private(set) var loader: ConfiguredLoader
+        private(set) var last: StreamID?
         /// This replica's viewers of it.
-        var viewers = 1
+        var viewers = 0
         /// Why streams must end, once they must.
         var ended: String?
         var frames = SharedFrames()
 
-        init(_ s: SessionSnapshot) {
-            loader = s.loader
-            createdAt = s.createdAt
-            eventCount = s.events.count
+        init(base: ConfiguredLoader, params: [(String, JSONValue)], createdAt: Double) {
+            self.base = base
+            self.params = params
+            self.createdAt = createdAt
+            loader = base
         }
 
-        /// The session as read now; shared frames go when its events changed.
-        func update(_ s: SessionSnapshot) {
-            guard s.events.count != eventCount else { return }
-            loader = s.loader
-            eventCount = s.events.count
+        /// Adds the events it does not have yet (a read may repeat some an
+        /// earlier one gave); shared frames go when there are new ones.
+        @discardableResult
+        func append(_ new: [(StreamID, SessionEvent)]) -> Bool {
+            let before = events.count
+            for (id, event) in new where last.map({ $0 < id }) ?? true {
+                events.append(event)
+                switch event.kind {
+                case .progress: folded.progress.append(event.t)
+                case .finish: folded.finish = event.t
+                case .stop: folded.stop = event.t
+                }
+                last = id
+            }
+            guard events.count != before else { return false }
+            loader = base.with(events: folded)
+            frames.removeAll()
+            return true
+        }
+
+        /// Forgets the events, to read them all again.
+        func reset() {
+            events = []
+            folded = LoaderEvents()
+            last = nil
+            loader = base
             frames.removeAll()
         }
+
+        func snapshot(_ id: String, viewers: Int) -> SessionSnapshot {
+            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers)
+        }
     }
+
+    /// Sessions no viewer here watches are a cache of those read lately, of
+    /// at most this many sessions and events (about 40 bytes an event).
+    static let cacheSessions = 4096
+    static let cacheEvents = 200_000
 
     /// A command unanswered this long fails (503) and the connection is made anew.
     let commandTimeout: Double
@@ -119,7 +162,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         out += "# HELP loaderd_redis_up Whether the session store's Redis is reachable.\n# TYPE loaderd_redis_up gauge\n"
         out += "loaderd_redis_up \((commands?.isConnected ?? false) ? 1 : 0)\n"
         out += "# HELP loaderd_redis_watched_sessions Sessions this replica's viewers watch.\n# TYPE loaderd_redis_watched_sessions gauge\n"
-        out += "loaderd_redis_watched_sessions \(mirrors.withLock { $0.count })\n"
+        out += "loaderd_redis_watched_sessions \(known.withLock { $0.values.count { $0.viewers > 0 } })\n"
     }
 
     // MARK: Operations
@@ -196,25 +239,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        read(id, owner: nil, addViewer: true) { [self] result in
-            if case .success(let s) = result {
-                mirrors.withLock { all in
-                    guard let m = all[id] else { all[id] = Mirror(s); return }
-                    // Read just now: whatever ended the others' streams is over.
-                    m.viewers += 1
-                    m.ended = nil
-                    m.update(s)
-                }
-            }
-            reply(result)
-        }
+        read(id, owner: nil, addViewer: true, reply)
     }
 
     public func removeViewer(_ id: String) {
-        mirrors.withLock { all in
-            guard let m = all[id] else { return }
-            m.viewers -= 1
-            if m.viewers <= 0 { all[id] = nil }
+        known.withLock { all in
+            guard let f = all[id], f.viewers > 0 else { return }
+            f.viewers -= 1
+            // A cached session keeps its events, not its viewers' frames.
+            if f.viewers == 0 { f.frames.removeAll() }
         }
         commands?.send(RedisScripts.eval(RedisScripts.removeViewer, id, [])) { _ in }
     }
@@ -222,42 +255,36 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
         let key = SharedFrames.Key(fps: fps, k: k)
         return SharedFrames.frame(key, encode: encode, find: {
-            mirrors.withLock { all in
-                guard let m = all[id] else { return .ready(.ended(reason: "gone")) }
-                if let ended = m.ended { return .ready(.ended(reason: ended)) }
-                return m.frames[key].map(SharedFrames.Found.ready) ?? .make(m.loader)
+            known.withLock { all in
+                guard let f = all[id], f.viewers > 0 else { return .ready(.ended(reason: "gone")) }
+                if let ended = f.ended { return .ready(.ended(reason: ended)) }
+                return f.frames[key].map(SharedFrames.Found.ready) ?? .make(f.loader)
             }
         }, keep: { loader, frame in
-            mirrors.withLock { all in
-                guard let m = all[id] else { return }
-                m.frames.keep(key, frame, made: loader, now: m.loader)
+            known.withLock { all in
+                guard let f = all[id], f.viewers > 0 else { return }
+                f.frames.keep(key, frame, made: loader, now: f.loader)
             }
         })
     }
 
-    // MARK: Mirrors
+    // MARK: Watched sessions
 
-    /// Reads a watched session again: its events, or that it is gone, or
+    /// Reads a watched session again: its new events, or that it is gone, or
     /// that Redis cannot be reached (its viewers' streams end either way).
     private func refresh(_ id: String) {
-        guard mirrors.withLock({ $0[id] != nil }) else { return }
+        guard known.withLock({ ($0[id]?.viewers ?? 0) > 0 }) else { return }
         read(id, owner: nil, addViewer: false) { [self] result in
-            mirrors.withLock { all in
-                guard let m = all[id] else { return }
-                switch result {
-                case .success(let s):
-                    m.update(s)
-                case .failure(.unavailable):
-                    m.ended = "unavailable"
-                case .failure:
-                    m.ended = "gone"
-                }
+            guard case .failure(let error) = result else { return }
+            known.withLock { all in
+                guard let f = all[id], f.viewers > 0 else { return }
+                if case .unavailable = error { f.ended = "unavailable" } else { f.ended = "gone" }
             }
         }
     }
 
     private func refreshAll() {
-        for id in mirrors.withLock({ Array($0.keys) }) { refresh(id) }
+        for id in known.withLock({ $0.compactMap { $0.value.viewers > 0 ? $0.key : nil } }) { refresh(id) }
     }
 
     // MARK: Redis
@@ -267,25 +294,42 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Reads session `id`; with `owner`, only for that token (a missing one
     /// is ""): 401 comes after 404 and 410, as in every store. With
     /// `addViewer`, a viewer is counted against the limit.
-    /// Without `events`, the snapshot's events (and its loader's) are left out.
-    private func read(_ id: String, owner: String?, addViewer: Bool, events: Bool = true, _ reply: @escaping SessionReply<SessionSnapshot>) {
+    /// Without `events`, the snapshot's events (and its loader's) are left
+    /// out; with them, only those this replica has not read yet are asked
+    /// for, unless `full`.
+    private func read(_ id: String, owner: String?, addViewer: Bool, events: Bool = true, full: Bool = false,
+                      _ reply: @escaping SessionReply<SessionSnapshot>) {
+        let from = !events ? "" : full ? "-" : known.withLock { $0[id]?.last?.next ?? "-" }
         let arguments = [owner ?? "", owner == nil ? "0" : "1", addViewer ? "1" : "0",
-                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(wallClock()), events ? "1" : "0"]
+                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(wallClock()), from]
         command(id, RedisScripts.eval(RedisScripts.read, id, arguments)) { [self] result in
-            reply(result.flatMap { value in snapshot(id, value) })
+            switch result.flatMap({ value in fold(id, value, from: from, addViewer: addViewer) }) {
+            case .success(let snapshot?): reply(.success(snapshot))
+            // The count and the events disagree: this replica missed some (it cannot, short of a bug); read them all.
+            case .success(nil): read(id, owner: owner, addViewer: false, events: true, full: true, reply)
+            case .failure(let error):
+                switch error {
+                case .notFound, .expired: known.withLock { all in if all[id]?.viewers == 0 { all[id] = nil } }
+                default: break
+                }
+                reply(.failure(error))
+            }
         }
     }
 
-    /// The session in a read's reply.
-    private func snapshot(_ id: String, _ value: RESPValue) -> Result<SessionSnapshot, SessionError> {
+    /// The session in a read's reply, its new events folded into what this
+    /// replica had read of it before; nil if they do not add up to its count.
+    private func fold(_ id: String, _ value: RESPValue, from: String, addViewer: Bool) -> Result<SessionSnapshot?, SessionError> {
         guard case .array(let parts?) = value, parts.count == 2, case .array(let h?) = parts[0], h.count == 7,
               let name = h[0].string, let paramsText = h[1].string, let createdAt = h[2].string.flatMap(Double.init),
-              let viewers = h[3].string.flatMap(Int.init), case .array(let entries?) = parts[1],
-              let definition = catalog[name]
+              let viewers = h[3].string.flatMap(Int.init), let count = h[6].string.flatMap(Int.init),
+              case .array(let entries?) = parts[1], let definition = catalog[name]
         else { return .failure(.unavailable("an unexpected reply from Redis")) }
-        var events: [SessionEvent] = []
+        var new: [(StreamID, SessionEvent)] = []
+        new.reserveCapacity(entries.count)
         for entry in entries {
-            guard case .array(let pair?) = entry, pair.count == 2, case .array(let fields?) = pair[1] else { continue }
+            guard case .array(let pair?) = entry, pair.count == 2, let id = pair[0].string.flatMap(StreamID.init),
+                  case .array(let fields?) = pair[1] else { continue }
             var kind: SessionEvent.Kind?, t: Double?
             var i = 0
             while i + 1 < fields.count {
@@ -293,13 +337,64 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                 if fields[i].string == "t" { t = fields[i + 1].string.flatMap(Double.init) }
                 i += 2
             }
-            if let kind, let t { events.append(SessionEvent(kind: kind, t: t)) }
+            if let kind, let t { new.append((id, SessionEvent(kind: kind, t: t))) }
         }
-        guard case .object(let params)? = try? JSONValue.parse(Array(paramsText.utf8)),
-              let items = try? SessionParams.items(params), let base = try? definition.configure(items)
-        else { return .failure(.unavailable("session \(id) has parameters this replica cannot read")) }
-        return .success(SessionSnapshot(id: id, loader: base.with(events: events.loaderEvents), params: params,
-                                        createdAt: createdAt, events: events, viewers: viewers))
+        // A session's parameters never change: read once per session.
+        var made: Folded?
+        if from == "-" || known.withLock({ $0[id] == nil }) {
+            guard case .object(let params)? = try? JSONValue.parse(Array(paramsText.utf8)),
+                  let items = try? SessionParams.items(params), let base = try? definition.configure(items)
+            else { return .failure(.unavailable("session \(id) has parameters this replica cannot read")) }
+            made = Folded(base: base, params: params, createdAt: createdAt)
+        }
+        // Without events (a write's check), only the loader as configured is needed.
+        guard !from.isEmpty else {
+            let f = made ?? known.withLock { $0[id] }
+            guard let f else { return .failure(.unavailable("session \(id) vanished from this replica")) }
+            return .success(SessionSnapshot(id: id, loader: f.base, params: f.params, createdAt: createdAt, events: [], viewers: viewers))
+        }
+        return .success(known.withLock { all -> SessionSnapshot? in
+            let f: Folded
+            if let existing = all[id] {
+                f = existing
+                if from == "-" { f.reset() }
+            } else {
+                guard let made else { return nil }
+                f = made
+                all[id] = f
+            }
+            let grew = f.append(new) || f === made
+            // A full read is what Redis has, whatever its count says.
+            guard f.events.count == count || from == "-" else {
+                f.reset()
+                return nil
+            }
+            if addViewer {
+                f.viewers += 1
+                // Read just now: whatever ended the others' streams is over.
+                f.ended = nil
+            } else if grew && f.viewers == 0 {
+                Self.trim(&all, keeping: id)
+            }
+            return f.snapshot(id, viewers: viewers)
+        })
+    }
+
+    /// Keeps the sessions no viewer watches within `cacheSessions` and
+    /// `cacheEvents`, dropping others than `id` (the one just read) at random.
+    private static func trim(_ all: inout [String: Folded], keeping id: String) {
+        var sessions = 0, events = 0
+        for (_, f) in all where f.viewers == 0 {
+            sessions += 1
+            events += f.events.count
+        }
+        guard sessions > cacheSessions || events > cacheEvents else { return }
+        for (other, f) in all where f.viewers == 0 && other != id {
+            all[other] = nil
+            sessions -= 1
+            events -= f.events.count
+            if sessions <= cacheSessions && events <= cacheEvents { return }
+        }
     }
 
     /// A write: its reply once Redis has applied it (and, with
@@ -346,5 +441,29 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         case "retry": return .unavailable("the session changed too often while this event was written; try again")
         default: return .unavailable("Redis answered: \(code)")
         }
+    }
+}
+
+/// An entry's ID in a Redis stream: milliseconds and a sequence number, in
+/// the order Redis gives them.
+struct StreamID: Comparable, Sendable {
+    let milliseconds: UInt64
+    let sequence: UInt64
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, let ms = UInt64(parts[0]), let seq = UInt64(parts[1]) else { return nil }
+        milliseconds = ms
+        sequence = seq
+    }
+
+    /// The least ID after this one: where a read of the entries after it
+    /// begins (XRANGE's start is inclusive).
+    var next: String {
+        sequence == .max ? "\(milliseconds + 1)-0" : "\(milliseconds)-\(sequence + 1)"
+    }
+
+    static func < (a: StreamID, b: StreamID) -> Bool {
+        (a.milliseconds, a.sequence) < (b.milliseconds, b.sequence)
     }
 }
