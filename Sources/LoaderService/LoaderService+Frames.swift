@@ -63,9 +63,10 @@ extension LoaderService {
 
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
     /// `peer` says whose share of heavy work a costly batch takes; a
-    /// request already `offLoop` (a preview) computes it where it is.
+    /// request already off the loop, in heavy `job` (a preview), computes it
+    /// where it is.
     func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches, peer: SocketAddress? = nil,
-                offLoop: Bool = false) throws -> HTTPResponse {
+                in job: HeavyJob? = nil) throws -> HTTPResponse {
         let query = try FramesQuery(request, definition)
         if let stream = query.values.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
@@ -83,7 +84,7 @@ extension LoaderService {
         try Negotiation.requireJSON(request)
         if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
         if query.values.from != nil || query.values.to != nil {
-            return try batch(configured.loader, query, request, offLoop: offLoop) { [self] in
+            return try batch(configured.loader, query, request, in: job) { [self] in
                 ClientAddress.key(request, peer: peer, trusted: trustedProxies)
             }
         }
@@ -93,8 +94,8 @@ extension LoaderService {
         }
         let explicit = try query.time("t")
         let loader = configured.loader
-        guard !offLoop && configured.frameCost > HeavyWork.inlineUnits else { return try frame(loader, at: explicit, request) }
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self] in
+        guard job == nil && configured.frameCost > HeavyWork.inlineUnits else { return try frame(loader, at: explicit, request) }
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self] _ in
             try frame(loader, at: explicit, request)
         }
     }
@@ -111,8 +112,9 @@ extension LoaderService {
     /// frame cost) answers the frames that fit and a `next` link (a field
     /// and `Link: <…>; rel="next"`) to the same batch from the following
     /// frame on. One that costs more than about a millisecond is computed
-    /// off the loop, in `client`'s share of heavy work.
-    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, offLoop: Bool,
+    /// off the loop, in `client`'s share of heavy work (or in `job`, when the
+    /// request is already off the loop), and stops if its client leaves.
+    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, in job: HeavyJob?,
                client: () -> String) throws -> HTTPResponse {
         if query.values.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
         if query.values.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
@@ -124,22 +126,30 @@ extension LoaderService {
         let count = span < 0 ? 0 : Int((span + 1e-9).rounded(.down)) + 1
         let cost = loader.frameCost
         let asked = min(count, Self.maxBatchFrames, max(1, configuration.maxWorkPerRequest / cost))
-        guard !offLoop && asked * cost > HeavyWork.inlineUnits else {
+        if let job { return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request, job) }
+        guard asked * cost > HeavyWork.inlineUnits else {
             return try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
         }
-        return runHeavy(for: client()) { [self] in
-            try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request)
+        return runHeavy(for: client()) { [self] job in
+            try encodedBatch(loader, from: from, fps: fps, asked: asked, count: count, request, job)
         }
     }
 
     /// The first `asked` of the batch's `count` frames, with a `next` link
-    /// when that is not all of them.
+    /// when that is not all of them; in heavy `job`, no more frames once its
+    /// client has left.
     private func encodedBatch(_ loader: ConfiguredLoader, from: Double, fps: Double, asked: Int, count: Int,
-                              _ request: HTTPRequest) throws -> HTTPResponse {
+                              _ request: HTTPRequest, _ job: HeavyJob? = nil) throws -> HTTPResponse {
         var renderer = FrameRenderer(loader)
         let times = (0..<asked).lazy.map { from + Double($0) / fps }
         // Room is kept for the `next` field (a target is at most 8 KiB).
-        var (body, sent) = renderer.encodedBatch(times: times, fps: fps, count: asked, maxBytes: Self.maxBatchBytes - 32 * 1024)
+        let maxBytes = Self.maxBatchBytes - 32 * 1024
+        var (body, sent) = if let job {
+            renderer.encodedBatch(times: times.prefix { _ in !job.clientLeft }, fps: fps, count: asked, maxBytes: maxBytes)
+        } else {
+            renderer.encodedBatch(times: times, fps: fps, count: asked, maxBytes: maxBytes)
+        }
+        if job?.clientLeft == true { return .clientClosedRequest }
         guard sent < count else { return try json(body, request, cacheControl: "public, max-age=31536000, immutable") }
         let next = Self.target(request, replacing: "from", with: JSONWriter.number(from + Double(sent) / fps))
         body.removeLast()  // the closing brace: `next` goes before it

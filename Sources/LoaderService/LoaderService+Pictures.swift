@@ -102,7 +102,8 @@ extension LoaderService {
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
         let ifNoneMatch = request.headers["if-none-match"]
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] in
+        // Not stopped when its client leaves: a built animation is kept for the next to ask.
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] _ in
             guard let body = try? export.body(definition, items, from: from, label: label) else {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }

@@ -11,9 +11,9 @@ extension LoaderService {
     func preview(_ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         try Negotiation.requireJSONBody(request, "a loader definition, application/json")
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
-        return runHeavy(for: client) { [self] in
+        return runHeavy(for: client) { [self] job in
             do {
-                return try previewFrames(request)
+                return try previewFrames(request, job)
             } catch let error as ServiceError {
                 return error.response
             } catch {
@@ -22,14 +22,14 @@ extension LoaderService {
         }
     }
 
-    private func previewFrames(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func previewFrames(_ request: HTTPRequest, _ job: HeavyJob) throws -> HTTPResponse {
         if request.queryValue("clock") == "shared" {
             throw ServiceError.invalid("clock=shared is for installed loaders, whose frames every viewer shares; a preview streams on its own clock")
         }
         let definition: LoaderDefinition
         do { definition = try LoaderDefinition(definition: request.body) } catch { throw ServiceError(error) }
         // Caches of its own: a preview shares no frames with another of the same name.
-        var response = try frames(definition, request, LoopCaches(), offLoop: true)
+        var response = try frames(definition, request, LoopCaches(), in: job)
         response.headers.replace("Cache-Control", "no-store")
         return response
     }

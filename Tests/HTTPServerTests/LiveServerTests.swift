@@ -242,6 +242,39 @@ struct LiveServerTests {
         #expect((try? TestClient(port: server.port)) == nil)  // no longer accepting
     }
 
+    /// A client that closes its connection, or its sending side, while its
+    /// answer is deferred: work that looks stops, and its 499 is never
+    /// written; an answer that comes anyway is still written to a client
+    /// that only half-closed.
+    @Test func workForAClientThatLeftStops() throws {
+        let (server, probe) = try startServer()
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        do {
+            let gone = try TestClient(port: server.port)
+            gone.send("GET /patient?ms=5000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(eventually { probe.requests.load(ordering: .relaxed) == 1 })
+        }  // closed here
+        #expect(eventually(2) { probe.abandoned.load(ordering: .relaxed) == 1 })
+
+        let halfway = try TestClient(port: server.port)
+        halfway.send("GET /patient?ms=5000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        halfway.shutdownWrite()
+        #expect(eventually(2) { probe.abandoned.load(ordering: .relaxed) == 2 })
+        #expect(halfway.readResponse() == nil && halfway.isClosedByServer())
+
+        let patient = try TestClient(port: server.port)
+        patient.send("GET /slow?ms=100 HTTP/1.1\r\nHost: x\r\n\r\n")
+        patient.shutdownWrite()
+        #expect(patient.readResponse()?.text == "slow 100\n")
+        #expect(patient.isClosedByServer())
+
+        // A client that stays gets the answer.
+        let staying = try TestClient(port: server.port)
+        staying.send("GET /patient?ms=20 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(staying.readResponse()?.text == "patient 20\n")
+        #expect(probe.abandoned.load(ordering: .relaxed) == 2)
+    }
+
     @Test func ipv6Listener() throws {
         guard (try? SocketAddress(host: "::1", port: 0)) != nil else { return }
         let (server, _) = try startServer { $0.hosts = ["127.0.0.1", "::1"] }

@@ -8,6 +8,8 @@ import Synchronization
 final class Probe: Sendable {
     let streamsClosed = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
+    /// Work of `/patient` stopped because its client left.
+    let abandoned = Atomic<Int>(0)
 }
 
 /// A responder exercising every kind of answer.
@@ -61,6 +63,22 @@ struct TestResponder: HTTPResponder {
             return .deferred { promise in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) {
                     promise.succeed(.text(.ok, "slow \(ms)"))
+                }
+            }
+        })
+        // Work that looks every millisecond whether its client is still there.
+        router.add(.GET, "/patient", { request, _ in
+            let ms = Int(request.queryValue("ms") ?? "50") ?? 50
+            return .deferred { promise in
+                DispatchQueue.global().async {
+                    for _ in 0..<ms {
+                        if promise.clientLeft {
+                            probe.abandoned.add(1, ordering: .relaxed)
+                            return promise.succeed(.clientClosedRequest)
+                        }
+                        usleep(1000)
+                    }
+                    promise.succeed(.text(.ok, "patient \(ms)"))
                 }
             }
         })

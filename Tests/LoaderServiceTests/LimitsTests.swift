@@ -64,6 +64,26 @@ struct LimitsTests {
         #expect(try app.request("POST", "/loaders/preview?t=1", Self.json, body: body).status == 200)
     }
 
+    /// A costly batch whose client leaves stops at the next frame: its
+    /// heavy place is given back long before its frames would be done, and
+    /// it is counted as 499 (never written).
+    @Test func aBatchWhoseClientLeftStops() throws {
+        // 24,011 units a frame (about 2 ms) of 10 small elements: 10,000
+        // frames (1 MB, one page) would take 20 s or more.
+        let (server, service) = try startService { $0.maxWorkPerRequest = 1 << 40 }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let body = Self.dots(10, animations: 2400)
+        do {
+            let client = try TestClient(port: server.port)
+            client.send("POST /loaders/preview?from=0&to=100&fps=100 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(eventually { service.heavyWork.count == 1 })
+            withExtendedLifetime(client) {}
+        }  // the client leaves
+        #expect(eventually { service.heavyWork.count == 0 })
+        let metrics = try get(server.port, "/metrics").text
+        #expect(metrics.contains(#"route="/loaders/preview",status="499"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("preview") })")
+    }
+
     @Test func streamsPerClientAndInAll() throws {
         let app = TestApp { $0.maxStreamsPerClient = 2 }
         let a = try app.open("/loaders/typing/frames?stream=sse")

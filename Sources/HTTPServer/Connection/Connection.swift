@@ -87,7 +87,12 @@ final class Connection: Selectable, StreamSink {
             input = .ended
             if case .streaming = state { close(); return }
             updateInterest()
-            if case .awaitingAnswer = state { state = .awaitingAnswer(thenClose: true); return }
+            if case .awaitingAnswer(let promise, _) = state {
+                // The answer is still written if it comes, but work done only for it may stop.
+                promise.clientHasLeft()
+                state = .awaitingAnswer(promise, thenClose: true)
+                return
+            }
             processPending()
             closeAfterAnswers()
             flush()
@@ -109,7 +114,7 @@ final class Connection: Selectable, StreamSink {
     private func closeAfterAnswers() {
         switch state {
         case .open: state = .closing
-        case .awaitingAnswer: state = .awaitingAnswer(thenClose: true)
+        case .awaitingAnswer(let promise, _): state = .awaitingAnswer(promise, thenClose: true)
         case .streaming(let writer, _): state = .streaming(writer, ending: true)
         case .closing, .closed: break
         }
@@ -205,14 +210,18 @@ final class Connection: Selectable, StreamSink {
             start(writer)
             if server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
-            state = .awaitingAnswer(thenClose: false)
             let promise = ResponsePromise(loop: loop) { [weak self] response in
-                guard let self, case .awaitingAnswer(let thenClose) = self.state else { return }
+                guard let self, case .awaitingAnswer(_, let thenClose) = self.state else { return }
+                if response.status == .clientClosedRequest {
+                    self.server.requestCompleted()
+                    return self.close()
+                }
                 self.state = thenClose ? .closing : .open
                 self.send(response, for: request)
                 self.resumeInput()
                 self.flush()
             }
+            state = .awaitingAnswer(promise, thenClose: false)
             start(promise)
         }
     }
@@ -401,9 +410,13 @@ final class Connection: Selectable, StreamSink {
         Glibc.close(fd)
         loopState.queuedOutput -= output.bytes
         output.removeAll()
-        if case .streaming(let writer, _) = previous {
+        switch previous {
+        case .streaming(let writer, _):
             server.streamClosed()
             writer.connectionClosed()
+        case .awaitingAnswer(let promise, _):
+            promise.clientHasLeft()
+        default: break
         }
         server.connectionClosed(self)
     }

@@ -2,9 +2,9 @@
 enum ConnectionState {
     /// Taking requests; those answered at once are answered.
     case open
-    /// A request waits for its deferred answer; with `thenClose`, the
-    /// connection closes once that answer is written.
-    case awaitingAnswer(thenClose: Bool)
+    /// A request waits for its deferred answer, `promise`; with
+    /// `thenClose`, the connection closes once that answer is written.
+    case awaitingAnswer(ResponsePromise, thenClose: Bool)
     /// A streamed answer is being written; `ending`: it has finished,
     /// and the connection closes once what is queued is written.
     case streaming(StreamWriter, ending: Bool)

@@ -101,6 +101,11 @@ public struct HTTPResponse: Sendable {
         return .deferred { promise in begin(promise.mapping(transform)) }
     }
 
+    /// The answer to a request whose client left before it was made
+    /// (`ResponsePromise.clientLeft`): the connection closes without
+    /// writing it; the access log shows 499, as nginx's does.
+    public static var clientClosedRequest: HTTPResponse { HTTPResponse(status: .clientClosedRequest) }
+
     /// A plain-text response.
     public static func text(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((text + "\n").utf8))
@@ -111,6 +116,12 @@ public struct HTTPResponse: Sendable {
 public final class ResponsePromise: @unchecked Sendable {
     private let deliver: @Sendable (HTTPResponse) -> Void
     private let done = Synchronization.Atomic<Bool>(false)
+    /// Shared with the promises mapped from this one: the client is one.
+    private let left: Departure
+
+    private final class Departure: Sendable {
+        let flag = Synchronization.Atomic<Bool>(false)
+    }
 
     init(loop: EventLoop, complete: @escaping (HTTPResponse) -> Void) {
         let box = UncheckedBox(value: complete)
@@ -118,11 +129,21 @@ public final class ResponsePromise: @unchecked Sendable {
             let item = UncheckedBox(value: (box.value, response))
             loop.execute { item.value.0(item.value.1) }
         }
+        left = Departure()
     }
 
-    private init(deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+    private init(left: Departure, deliver: @escaping @Sendable (HTTPResponse) -> Void) {
         self.deliver = deliver
+        self.left = left
     }
+
+    /// Whether the client closed its connection, or its sending side, before
+    /// the answer came: work done only for this answer may stop, and answer
+    /// `.clientClosedRequest`, which is never written (as nginx's 499).
+    public var clientLeft: Bool { left.flag.load(ordering: .relaxed) }
+
+    /// Called by the connection, on its loop.
+    func clientHasLeft() { left.flag.store(true, ordering: .relaxed) }
 
     public func succeed(_ response: HTTPResponse) {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -133,7 +154,7 @@ public final class ResponsePromise: @unchecked Sendable {
     /// that completes it) before this one is completed with it: how a
     /// responder adds headers to, and counts, an answer it defers.
     public func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> ResponsePromise {
-        ResponsePromise { [self] response in succeed(transform(response)) }
+        ResponsePromise(left: left) { [self] response in succeed(transform(response)) }
     }
 }
 

@@ -15,6 +15,8 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
 
     public static let `continue` = HTTPStatus(100, "Continue")
     public static let ok = HTTPStatus(200, "OK")
+    /// Never sent: what an answer is counted as when its client left first (nginx's).
+    public static let clientClosedRequest = HTTPStatus(499, "Client Closed Request")
     public static let created = HTTPStatus(201, "Created")
     public static let accepted = HTTPStatus(202, "Accepted")
     public static let noContent = HTTPStatus(204, "No Content")

@@ -20,11 +20,12 @@ final class HeavyWork: Sendable {
     /// `client` already has `perClient` heavy requests running. An answer
     /// that is a stream (a preview's, whose frames no other stream shares)
     /// keeps its place until the stream ends.
-    func run(for client: String, _ job: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+    /// A job whose client has left by the time a worker takes it is not run.
+    func run(for client: String, _ job: @escaping @Sendable (HeavyJob) -> HTTPResponse) -> HTTPResponse {
         guard running.withLock({ $0.take(client, limit: perClient) }) else { return refusal }
         return .deferred { [self] promise in
             DispatchQueue.global().async { [self] in
-                let response = job()
+                let response = promise.clientLeft ? .clientClosedRequest : job(HeavyJob(promise: promise))
                 let release: @Sendable () -> Void = { [self] in running.withLock { $0.give(client) } }
                 guard case .stream = response.body else {
                     release()
@@ -45,18 +46,27 @@ final class HeavyWork: Sendable {
     }
 }
 
+/// What heavy work knows of its request while it runs.
+struct HeavyJob: Sendable {
+    fileprivate let promise: ResponsePromise
+    /// The client closed its connection (or its sending side): work that
+    /// goes on for long checks this and stops, answering
+    /// `.clientClosedRequest`.
+    var clientLeft: Bool { promise.clientLeft }
+}
+
 extension LoaderService {
     /// `job` as heavy work of `client`, its error as its answer; 503 with
     /// `Retry-After` while the output queued for all clients is over
     /// `maxBufferedBytes`.
-    func runHeavy(for client: String, _ job: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
+    func runHeavy(for client: String, _ job: @escaping @Sendable (HeavyJob) throws -> HTTPResponse) -> HTTPResponse {
         if server?.isOverBufferCap == true {
             return ServiceError(.serviceUnavailable, "overloaded",
                                 "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
                 .retryAfter(seconds: 1).response
         }
-        return heavyWork.run(for: client) {
-            do { return try job() } catch {
+        return heavyWork.run(for: client) { running in
+            do { return try job(running) } catch {
                 return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
             }
         }
