@@ -34,6 +34,8 @@ let embeddedConfigJSON = """
   "maxWorkPerRequest": 20000000,
   "maxStreamWorkPerSecond": 1000000,
   "maxHeavyRequestsPerClient": 2,
+  "heavyWorkers": 0,
+  "heavyWaitSeconds": 5,
   "redisTimeoutSeconds": 1,
   "sessionCreateRate": 2,
   "sessionCreateBurst": 30,

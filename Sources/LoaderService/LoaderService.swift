@@ -46,7 +46,9 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         self.router = router
         // Checked when the configuration was read: every entry parses.
         trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
-        heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient)
+        heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient,
+                              workers: configuration.heavyWorkers > 0 ? configuration.heavyWorkers : HTTPServerConfiguration.cores,
+                              maxWait: configuration.heavyWaitSeconds)
         streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
         catalogJSON = catalog.json()

@@ -58,6 +58,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Heavy requests (previews, exports being built, costly batches) one
     /// client address may have running at once.
     public var maxHeavyRequestsPerClient = 2
+    public var heavyWorkers = 0
+    public var heavyWaitSeconds = 5.0
     /// With Redis: a command unanswered for this long fails its request
     /// (503) and the connection is closed and opened again.
     public var redisTimeoutSeconds = 1.0
@@ -259,6 +261,10 @@ extension ServiceConfiguration {
                  "units of work one stream may cost a second (a frame's cost times fps); past it the stream gets 400"),
         .integer("maxHeavyRequestsPerClient", \.maxHeavyRequestsPerClient, 1...1000,
                  "previews, export builds and costly batches one client address may have running at once; beyond, 429 with Retry-After"),
+        .integer("heavyWorkers", \.heavyWorkers, 0...1024,
+                 "previews, export builds and costly batches run at once, off the event loops; 0 means one per core"),
+        .seconds("heavyWaitSeconds", \.heavyWaitSeconds, 0.01...600,
+                 "a preview, export build or costly batch that waits this long for a worker gets 503 with Retry-After instead"),
         .seconds("redisTimeoutSeconds", \.redisTimeoutSeconds, 0.05...60,
                  "with Redis: a command unanswered this long fails its request with 503, and the connection is opened again"),
         Key(name: "sessionCreateRate", kind: .number(0.001...1_000_000), flag: nil,

@@ -1,6 +1,8 @@
+import Dispatch
 import FoundationEssentials
 import HTTPTestSupport
 import LoaderEngine
+import Synchronization
 import Testing
 @testable import LoaderService
 
@@ -82,6 +84,55 @@ struct LimitsTests {
         #expect(eventually { service.heavyWork.count == 0 })
         let metrics = try get(server.port, "/metrics").text
         #expect(metrics.contains(#"route="/loaders/preview",status="499"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("preview") })")
+    }
+
+    /// With every worker busy, a heavy request waits at most
+    /// heavyWaitSeconds, then gets 503 with Retry-After; it never runs.
+    @Test func aHeavyRequestWaitsForAWorkerAtMostHeavyWaitSeconds() throws {
+        let (server, service) = try startService {
+            $0.heavyWorkers = 1
+            $0.heavyWaitSeconds = 0.2
+            $0.maxHeavyRequestsPerClient = 10
+            $0.maxWorkPerRequest = 1 << 40
+        }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        func preview(_ query: String, _ body: String) throws -> TestClient {
+            let client = try TestClient(port: server.port)
+            client.send("POST /loaders/preview?\(query) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return client
+        }
+        // The one worker busy for 20 s or more (as in aBatchWhoseClientLeftStops).
+        let long = try preview("from=0&to=100&fps=100", Self.dots(10, animations: 2400))
+        #expect(eventually { service.heavyWork.count == 1 && service.heavyWork.waiting == 0 })
+        let waiting = try preview("t=1", Self.dots(3, animations: 1))
+        #expect(eventually { service.heavyWork.waiting == 1 })
+        let refused = try #require(waiting.readResponse())
+        #expect(try refused.status == 503 && decodeError(refused).code == "overloaded" && refused.headers["retry-after"] == "1")
+        #expect(service.heavyWork.waiting == 0)
+        // Once the long one's client leaves, the worker is free again.
+        long.shutdownWrite()
+        #expect(eventually { service.heavyWork.count == 0 })
+        let after = try #require(preview("t=1", Self.dots(3, animations: 1)).readResponse())
+        #expect(after.status == 200)
+    }
+
+    @Test func theWorkerPoolRunsInOrderAndWithdrawsWhatWaits() {
+        let pool = WorkerPool(width: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let ran = Mutex<[Int]>([])
+        let first = pool.submit { gate.wait(); ran.withLock { $0.append(1) } }
+        let second = pool.submit { ran.withLock { $0.append(2) } }
+        _ = pool.submit { ran.withLock { $0.append(3) } }
+        #expect(eventually { pool.waiting == 2 })  // the first has started
+        #expect(!pool.withdraw(first))
+        #expect(pool.withdraw(second) && !pool.withdraw(second))
+        #expect(pool.waiting == 1)
+        gate.signal()
+        #expect(eventually { ran.withLock { $0 } == [1, 3] })
+        #expect(pool.waiting == 0)
+        // Empty, then used again.
+        _ = pool.submit { ran.withLock { $0.append(4) } }
+        #expect(eventually { ran.withLock { $0 } == [1, 3, 4] })
     }
 
     @Test func streamsPerClientAndInAll() throws {

@@ -5,7 +5,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// 0 picks a free port (tests).
     public var port: Int = 8080
     /// Event loops (threads); default one per core.
-    public var eventLoops: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    public var eventLoops: Int = HTTPServerConfiguration.cores
+    /// The processors online: the default number of event loops (and of other workers).
+    public static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     public var limits = HTTPLimits()
     /// Beyond this many open connections, new ones get 503 and are closed.
     public var maxConnections = 16_384

@@ -24,6 +24,9 @@ extension LoaderService {
             # HELP loaderd_heavy_requests Previews, export builds and costly batches running off the event loops.
             # TYPE loaderd_heavy_requests gauge
             loaderd_heavy_requests \(heavyWork.count)
+            # HELP loaderd_heavy_waiting Heavy requests waiting for a worker (heavyWorkers).
+            # TYPE loaderd_heavy_waiting gauge
+            loaderd_heavy_waiting \(heavyWork.waiting)
 
             """.utf8)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)

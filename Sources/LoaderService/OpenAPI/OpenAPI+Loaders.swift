@@ -81,7 +81,7 @@ extension OpenAPI {
                 ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form; a stream whose frames would cost more than maxStreamWorkPerSecond (too_costly).", ref("Error")),
                 ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
                 ("429", "A costly batch while this client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
-                ("503", "A costly batch while the server holds more than maxBufferedBytes of unread answers, or a stream while it has maxStreams open (Retry-After).", ref("Error")),
+                ("503", "A costly batch while the server holds more than maxBufferedBytes of unread answers or that waited heavyWaitSeconds for a worker, or a stream while it has maxStreams open (Retry-After).", ref("Error")),
             ] as [(String, String, String?)] {
                 response(&w, code, text, schema)
             }
@@ -251,7 +251,7 @@ extension OpenAPI {
         if !takesTime {
             statuses[1].1 = "A bad or unknown parameter, or a loop whose build would cost more than maxWorkPerRequest (too_costly)."
             statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))
-            statuses.append(("503", "The server holds more than maxBufferedBytes of answers clients have not read (Retry-After)."))
+            statuses.append(("503", "The server holds more than maxBufferedBytes of answers clients have not read, or the build waited heavyWaitSeconds for a worker (Retry-After)."))
         }
         for (code, text) in statuses {
             response(&w, code, text, code == "304" ? nil : ref("Error"))

@@ -26,7 +26,7 @@ extension OpenAPI {
             ("413", "The body is larger than the server's maxBodyBytes.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
             ("429", "This client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
-            ("503", "The server holds more than maxBufferedBytes of unread answers, or has maxStreams streams open (Retry-After).", ref("Error")),
+            ("503", "The server holds more than maxBufferedBytes of unread answers, the preview waited heavyWaitSeconds for a worker, or the server has maxStreams streams open (Retry-After).", ref("Error")),
         ] as [(String, String, String?)] {
             response(&w, code, text, schema)
         }
