@@ -12,6 +12,10 @@ RUN swift build -c release --product loaderd -Xswiftc -static-executable -Xlinke
  && cp .build/release/loaderd /out/bin/loaderd
 
 FROM scratch
+# The version is LoaderService.version (a test keeps this label and CHANGELOG.md in step).
+LABEL org.opencontainers.image.title="loaderd" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="Apache-2.0"
 COPY --from=build /out/bin/loaderd /usr/local/bin/loaderd
 COPY --from=build --chown=65532:65532 /out/data /var/lib/loaderd
 # Loader definitions (*.json) mounted here join the catalogue at start.
