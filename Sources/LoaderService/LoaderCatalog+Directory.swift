@@ -29,3 +29,18 @@ extension LoaderCatalog {
         return try adding(files: files)
     }
 }
+
+extension Logger {
+    /// The line at start that says which loaders are served and where each
+    /// came from: built into the binary, or a file of `loadersDir`.
+    public func logCatalog(_ catalog: LoaderCatalog, loadersDir: String?) {
+        let builtIn = catalog.loaders.filter { catalog.files[$0.name] == nil }.map(\.name)
+        let fromFiles = catalog.loaders.compactMap { l in catalog.files[l.name].map { "\(l.name) (\($0))" } }
+        var fields: [(String, LogField)] = [("count", .int(catalog.loaders.count)), ("builtIn", .string(builtIn.joined(separator: " ")))]
+        if let loadersDir {
+            fields.append(("loadersDir", .string(loadersDir)))
+            fields.append(("fromFiles", .string(fromFiles.joined(separator: ", "))))
+        }
+        log(.info, "loaders", fields)
+    }
+}

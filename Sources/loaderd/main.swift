@@ -40,6 +40,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
             exit(2)
         }
     }
+    logger.logCatalog(catalog, loadersDir: configuration.loadersDir)
     var serverConfiguration = HTTPServerConfiguration()
     serverConfiguration.hosts = [configuration.host]
     serverConfiguration.port = configuration.port

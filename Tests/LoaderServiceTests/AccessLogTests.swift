@@ -12,7 +12,9 @@ import Testing
 struct AccessLogTests {
     struct Line: Decodable { let time: String; let level: String; let msg: String; let client: String?; let method: String?; let path: String?; let status: Int?; let bytes: Int?; let us: Int? }
 
-    func withLogFile(_ body: (Logger) throws -> Void) throws -> [Line] {
+    func withLogFile(_ body: (Logger) throws -> Void) throws -> [Line] { try withLogFile(as: Line.self, body) }
+
+    func withLogFile<L: Decodable>(as: L.Type, _ body: (Logger) throws -> Void) throws -> [L] {
         var template = Array("/tmp/loaderd-access-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         try #require(fd >= 0)
@@ -25,7 +27,21 @@ struct AccessLogTests {
         lseek(fd, 0, SEEK_SET)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[0..<n] }
-        return try bytes.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Line.self, from: Data($0)) }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(L.self, from: Data($0)) }
+    }
+
+    /// The line at start: every loader, built in or from its file.
+    @Test func theCatalogLineNamesEveryLoaderAndWhereItCameFrom() throws {
+        struct CatalogLine: Decodable { let msg: String; let count: Int; let builtIn: String; let loadersDir: String?; let fromFiles: String? }
+        let dot = #"{"format": 1, "name": "my-dot", "summary": "A dot.", "canvas": {"width": 20, "height": 20}, "layers": [{"type": "circle", "id": "dot", "position": [10, 10], "diameter": 8}]}"#
+        let catalog = try LoaderCatalog.standard.adding(files: [(name: "mine.json", bytes: Array(dot.utf8))])
+        let lines = try withLogFile(as: CatalogLine.self) { $0.logCatalog(catalog, loadersDir: "/etc/loaderd/loaders") }
+        let line = try #require(lines.first)
+        #expect(lines.count == 1 && line.msg == "loaders" && line.count == LoaderCatalog.standard.loaders.count + 1)
+        #expect(line.builtIn.split(separator: " ").map(String.init) == LoaderCatalog.standard.names)
+        #expect(line.loadersDir == "/etc/loaderd/loaders" && line.fromFiles == "my-dot (mine.json)")
+        let plain = try withLogFile(as: CatalogLine.self) { $0.logCatalog(.standard, loadersDir: nil) }
+        #expect(plain.first?.fromFiles == nil && plain.first?.loadersDir == nil)
     }
 
     @Test func oneLinePerRequestUnderLoad() throws {

@@ -1,8 +1,14 @@
 /// The loaders the engine knows, by name.
 public struct LoaderCatalog: Sendable {
     public let loaders: [LoaderDefinition]
+    /// The file each loader added from definition files came from, by name;
+    /// the others are built in.
+    public let files: [String: String]
 
-    public init(_ loaders: [LoaderDefinition]) { self.loaders = loaders }
+    public init(_ loaders: [LoaderDefinition], files: [String: String] = [:]) {
+        self.loaders = loaders
+        self.files = files
+    }
 
     /// The three built-in loaders written in Swift, then the classic loaders
     /// written as definitions.
@@ -46,7 +52,7 @@ extension LoaderCatalog {
     /// file's name.
     public func adding(files: [(name: String, bytes: [UInt8])]) throws(DefinitionError) -> LoaderCatalog {
         var loaders = self.loaders
-        var origin: [String: String] = [:]
+        var origin = self.files
         for file in files {
             let definition: LoaderDefinition
             do {
@@ -63,6 +69,6 @@ extension LoaderCatalog {
             origin[definition.name] = file.name
             loaders.append(definition)
         }
-        return LoaderCatalog(loaders)
+        return LoaderCatalog(loaders, files: origin)
     }
 }
