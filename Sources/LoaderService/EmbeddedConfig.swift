@@ -39,6 +39,7 @@ let embeddedConfigJSON = """
   "redisTimeoutSeconds": 1,
   "sessionCreateRate": 2,
   "sessionCreateBurst": 30,
-  "sessionCreateKey": null
+  "sessionCreateKey": null,
+  "redisPassword": null
 }
 """

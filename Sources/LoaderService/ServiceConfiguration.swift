@@ -70,12 +70,28 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// When set, a `POST /sessions` that presents it as a bearer token is
     /// not limited by address (its sessions still count in `maxSessions`).
     public var sessionCreateKey: String? = nil
+    /// The password of the Redis in `sessionStore`, kept out of the URL (so
+    /// it can come from a secret, as LOADERD_REDIS_PASSWORD).
+    public var redisPassword: String? = nil
 
     public init() {}
 
+    /// The Redis of `sessionStore`, with `redisPassword`; nil for the local store.
+    public var redisURL: RedisURL? {
+        guard sessionStore != "local", var url = try? RedisURL(parsing: sessionStore) else { return nil }
+        if let redisPassword { url.password = redisPassword }
+        return url
+    }
+
     /// Settings that cannot go together (each alone was accepted).
     public func validate() throws(ConfigurationError) {
-        guard sessionStore != "local" else { return }
+        guard sessionStore != "local" else {
+            if redisPassword != nil { throw ConfigurationError("redisPassword is for a sessionStore in Redis (redis://host:port); with the local store, leave it null") }
+            return
+        }
+        if redisPassword != nil, (try? RedisURL(parsing: sessionStore))?.password != nil {
+            throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
+        }
         // Named without its password.
         let sessionStore = (try? RedisURL(parsing: sessionStore))?.description ?? "redis"
         if dataDir != nil {
@@ -273,6 +289,8 @@ extension ServiceConfiguration {
         .integer("sessionCreateBurst", \.sessionCreateBurst, 1...1_000_000, "sessions one client address may create at once before sessionCreateRate applies"),
         .optional("sessionCreateKey", \.sessionCreateKey, .optionalString,
                   "a secret: POST /sessions with Authorization: Bearer <it> is not limited by address; null: every client is (docs/SECURITY.md)"),
+        .optional("redisPassword", \.redisPassword, .optionalString,
+                  "a secret: the password of the Redis in sessionStore, kept out of its URL (set it from a secret store as LOADERD_REDIS_PASSWORD); never logged"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }

@@ -65,7 +65,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         }
     } else {
         // Checked when the configuration was read.
-        let url = try! RedisURL(parsing: configuration.sessionStore)
+        let url = configuration.redisURL!
         redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: catalog, logger: logger,
                                        waitReplicas: configuration.redisWaitReplicas, commandTimeout: configuration.redisTimeoutSeconds)
         sessions = redisStore!

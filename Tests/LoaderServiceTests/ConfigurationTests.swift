@@ -46,6 +46,8 @@ struct ConfigurationTests {
         ([], ["LOADERD_SESSION_STORE": "redis://redis:6379/1", "LOADERD_REPLICA_NAME": "loaderd-0"], "leave replicaName null"),
         ([], ["LOADERD_SESSION_CREATE_RATE": "fast"], "sessionCreateRate must be a number from 0.001 to 1000000.0"),
         ([], ["LOADERD_REDIS_TIMEOUT_SECONDS": "0"], "redisTimeoutSeconds must be a number of seconds from 0.05 to 60.0"),
+        ([], ["LOADERD_REDIS_PASSWORD": "s3cret"], "redisPassword is for a sessionStore in Redis"),
+        ([], ["LOADERD_REDIS_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis://:other@redis:6379"], "the Redis password is given twice"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
@@ -54,6 +56,21 @@ struct ConfigurationTests {
         } catch {
             #expect(error.message.contains(message), "\(error.message)")
         }
+    }
+
+    /// The password can come apart from the URL (from a secret), and is
+    /// never in what is printed of the store.
+    @Test func theRedisPasswordComesFromItsOwnSetting() throws {
+        guard case .serve(let c) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://loaderd-redis:6379",
+                                                                      "LOADERD_REDIS_PASSWORD": "s3cret-pw"], systemConfig: nil) else {
+            Issue.record("not serve")
+            return
+        }
+        let url = try #require(c.redisURL)
+        #expect(url.host == "loaderd-redis" && url.port == 6379 && url.password == "s3cret-pw" && url.user == nil)
+        #expect(!url.description.contains("s3cret-pw"))
+        guard case .serve(let local) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
+        #expect(local.redisURL == nil)
     }
 
     @Test func unknownKeysAndBadValuesInAFile() throws {
