@@ -17,48 +17,9 @@ out=${1:-ci-output/container}
 mkdir -p "$out"
 name=loaderd-container-test
 
-need() { command -v "$1" >/dev/null 2>&1; }
-if ! need podman || ! need buildah || ! need runc || ! need debootstrap; then
-  if ! (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc debootstrap >/dev/null); then
-    echo "SKIPPED: podman cannot be installed on this machine"
-    exit 0
-  fi
-fi
-# Root here lacks CAP_SYS_RESOURCE (podman's default ulimits fail) and crun
-# refuses this machine's hybrid cgroups; runc works.
-out=$(cd "$out" && pwd)
-export CONTAINERS_CONF="$out/containers.conf"
-cat > "$CONTAINERS_CONF" <<'CONF'
-[containers]
-default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
-[engine]
-runtime = "runc"
-cgroup_manager = "cgroupfs"
-CONF
-
-if ! podman image exists docker.io/library/debian:bookworm-slim; then
-  echo "making debian:bookworm-slim (debootstrap)"
-  rootfs=$(mktemp -d)
-  debootstrap --variant=minbase bookworm "$rootfs" >/dev/null
-  tar -C "$rootfs" -c . | podman import - docker.io/library/debian:bookworm-slim >/dev/null
-  rm -rf "$rootfs"
-fi
-toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
-if ! podman image exists docker.io/library/swift:6.3-bookworm; then
-  echo "making swift:6.3-bookworm (Debian, the toolchain's build dependencies, PATH to $toolchain)"
-  podman build -q -t docker.io/library/swift:6.3-bookworm -f - . >/dev/null <<DOCKERFILE
-FROM docker.io/library/debian:bookworm-slim
-RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-    binutils git libc6-dev libcurl4-openssl-dev libedit2 libgcc-12-dev libncurses-dev libsqlite3-0 \
-    libstdc++-12-dev libxml2-dev pkg-config tzdata zlib1g-dev && rm -rf /var/lib/apt/lists/*
-ENV PATH=$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-DOCKERFILE
-fi
-
-echo "building the image from ./Dockerfile"
-start=$(date +%s)
-podman build -q --format docker -v "$toolchain:$toolchain:ro" -t loaderd:test . >/dev/null
-echo "image built in $(( $(date +%s) - start )) s"
+source Tests/system/podman_env.sh "$out"
+out=$podman_out
+build_image
 
 cleanup() { podman rm -f -t 0 "$name" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
@@ -88,6 +49,9 @@ expected='{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elemen
 mounted=$(curl -fs "http://127.0.0.1:$port/loaders/mounted/frames?t=0" || true)
 [ "$mounted" = '{"loader":"mounted","t":0,"width":10,"height":10,"done":false,"elements":[{"id":"dot","shape":"circle","x":5,"y":5,"diameter":4,"scale":1,"opacity":1,"color":"#FFFFFF"}]}' ] \
   || fail "the loader mounted into /etc/loaderd/loaders did not answer: $mounted"
+served=$(curl -fs "http://127.0.0.1:$port/version" | sed -nE 's/.*"version":"([^"]+)".*/\1/p')
+label=$(podman image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}}' loaderd:test)
+[ -n "$served" ] && [ "$label" = "$served" ] || fail "the image's version label '$label' is not the version served, '$served'"
 user=$(podman inspect --format '{{.Config.User}}' "$name")
 [ "$user" = "65532:65532" ] || fail "the container runs as '$user', not 65532:65532"
 podman healthcheck run "$name" >/dev/null 2>&1 || fail "the image's health check (loaderd healthcheck) failed"

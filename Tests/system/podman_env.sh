@@ -1,0 +1,56 @@
+# What the container tests share (sourced): podman set up for this machine,
+# look-alike base images under the official names, and `build_image`, which
+# builds loaderd:test from the unmodified Dockerfile (layers cached between
+# runs, so a second build of the same tree takes seconds).
+#
+# No Docker engine or registry here: debian:bookworm-slim is made by
+# debootstrap; swift:6.3-bookworm is Debian plus the toolchain's build
+# dependencies, with the machine's toolchain mounted read-only during the
+# build. They stay in podman's storage, so later runs reuse them.
+#
+#   source Tests/system/podman_env.sh OUTPUT_DIR
+podman_out=$(mkdir -p "$1" && cd "$1" && pwd)
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need podman || ! need buildah || ! need runc || ! need debootstrap; then
+  if ! (apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc debootstrap >/dev/null); then
+    echo "SKIPPED: podman cannot be installed on this machine"
+    exit 0
+  fi
+fi
+# Root here lacks CAP_SYS_RESOURCE (podman's default ulimits fail) and crun
+# refuses this machine's hybrid cgroups; runc works.
+export CONTAINERS_CONF="$podman_out/containers.conf"
+cat > "$CONTAINERS_CONF" <<'CONF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+CONF
+
+if ! podman image exists docker.io/library/debian:bookworm-slim; then
+  echo "making debian:bookworm-slim (debootstrap)"
+  rootfs=$(mktemp -d)
+  debootstrap --variant=minbase bookworm "$rootfs" >/dev/null
+  tar -C "$rootfs" -c . | podman import - docker.io/library/debian:bookworm-slim >/dev/null
+  rm -rf "$rootfs"
+fi
+toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
+if ! podman image exists docker.io/library/swift:6.3-bookworm; then
+  echo "making swift:6.3-bookworm (Debian, the toolchain's build dependencies, PATH to $toolchain)"
+  podman build -q -t docker.io/library/swift:6.3-bookworm -f - . >/dev/null <<DOCKERFILE
+FROM docker.io/library/debian:bookworm-slim
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    binutils git libc6-dev libcurl4-openssl-dev libedit2 libgcc-12-dev libncurses-dev libsqlite3-0 \
+    libstdc++-12-dev libxml2-dev pkg-config tzdata zlib1g-dev && rm -rf /var/lib/apt/lists/*
+ENV PATH=$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+DOCKERFILE
+fi
+
+
+build_image() {
+  echo "building the image from ./Dockerfile"
+  start=$(date +%s)
+  podman build -q --format docker -v "$toolchain:$toolchain:ro" -t loaderd:test . >/dev/null
+  echo "image built in $(( $(date +%s) - start )) s"
+}
