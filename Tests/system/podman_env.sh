@@ -54,3 +54,31 @@ build_image() {
   podman build -q --format docker -v "$toolchain:$toolchain:ro" -t loaderd:test . >/dev/null
   echo "image built in $(( $(date +%s) - start )) s"
 }
+
+# Look-alikes of the official redis:7 and nginx:1.27 under their names, from
+# Debian's packages, laid out as the official images are (redis: user 999,
+# /data, redis-server as entrypoint; nginx: conf.d/*.conf in the http
+# context, nothing else listening, logs to the container's output).
+redis_image() {
+  podman image exists docker.io/library/redis:7 && return
+  echo "making redis:7 (Debian's redis-server)"
+  podman build -q -t docker.io/library/redis:7 -f - . >/dev/null <<'DOCKERFILE'
+FROM docker.io/library/debian:bookworm-slim
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server \
+ && rm -rf /var/lib/apt/lists/* && usermod -u 999 redis && groupmod -g 999 redis && mkdir -p /data && chown 999:999 /data
+WORKDIR /data
+ENTRYPOINT ["redis-server"]
+DOCKERFILE
+}
+
+nginx_image() {
+  podman image exists docker.io/library/nginx:1.27 && return
+  echo "making nginx:1.27 (Debian's nginx-light)"
+  podman build -q -t docker.io/library/nginx:1.27 -f - . >/dev/null <<'DOCKERFILE'
+FROM docker.io/library/debian:bookworm-slim
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx-light \
+ && rm -rf /var/lib/apt/lists/* /etc/nginx/sites-enabled/* \
+ && ln -sf /dev/stdout /var/log/nginx/access.log && ln -sf /dev/stderr /var/log/nginx/error.log
+CMD ["nginx", "-g", "daemon off;"]
+DOCKERFILE
+}
