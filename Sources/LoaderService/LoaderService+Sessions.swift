@@ -148,20 +148,25 @@ extension LoaderService {
     func postSessionEvent(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try requireNoQuery(request)
         let token = bearerToken(request)
-        // The token first: without it, nothing about the body is told.
-        return answer({ sessions.authorize(id, token: token, reply: $0) }) { [self] _ in
+        let kind: SessionEvent.Kind
+        do {
             let body = try jsonBody(request, allowed: ["type"])
-            guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
+            guard case .string(let type)? = body["type"], let k = SessionEvent.Kind(rawValue: type) else {
                 throw ServiceError.invalid("type must be progress, finish or stop")
             }
-            return answer({ sessions.post(kind, to: id, token: token, reply: $0) }) { event in
-                var w = JSONWriter(capacity: 64)
-                w.beginObject()
-                w.field("type", event.kind.rawValue)
-                w.field("t", event.t)
-                w.endObject()
-                return HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
-            }
+            kind = k
+        } catch {
+            // The token first: without it, nothing about the body is told.
+            return answer({ sessions.authorize(id, token: token, reply: $0) }) { _ in throw error }
+        }
+        // The store checks the token before anything else, in the same step as the write.
+        return answer({ sessions.post(kind, to: id, token: token, reply: $0) }) { event in
+            var w = JSONWriter(capacity: 64)
+            w.beginObject()
+            w.field("type", event.kind.rawValue)
+            w.field("t", event.t)
+            w.endObject()
+            return HTTPResponse(status: .accepted, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
         }
     }
 

@@ -71,6 +71,11 @@ struct RedisSessionStoreTests {
         // typing takes stop only; after stop the session is done.
         let typing = try a.create(#"{"loader":"typing"}"#)
         #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"finish"}"#).status == 400)
+        // Progress is one script, which names the loader when it does not take the event.
+        let progress = try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"progress"}"#)
+        #expect(progress.status == 400 && progress.text.contains("progress is not an event of typing sessions; they take stop"), "\(progress.text)")
+        #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: "wrong", body: #"{"type":"progress"}"#).status == 401)
+        #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: "wrong", body: #"{"type":"jump"}"#).status == 401)
         #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 202)
         #expect(try a.request("POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"stop"}"#).status == 409)
         #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(typing.id)").body)).done)

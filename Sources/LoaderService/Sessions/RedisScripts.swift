@@ -64,25 +64,34 @@ enum RedisScripts {
         return {h, redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
         """
 
-    /// ARGV: id, token, kind, t, eventsSeen ('' when the event does not
-    /// depend on the others), doneAt ('' if unchanged), maxEvents, ttl, now.
-    /// `retry` when another event came since the caller read the session.
+    /// ARGV: id, token, kind, t ('' for now: the script takes the session
+    /// clock from createdAt, so a progress event is one round trip),
+    /// eventsSeen ('' when the event does not depend on the others), doneAt
+    /// ('' if unchanged), maxEvents, ttl, now, accepting (the loaders that
+    /// take this kind, space-separated; '' to skip the check).
+    /// Answers the event's t. `retry` when another event came since the
+    /// caller read the session.
     static let post = prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
-        local h = redis.call('HMGET', KEYS[1], 'events', 'finished', 'doneAt')
-        if h[3] ~= '' and tonumber(ARGV[4]) >= tonumber(h[3]) then return redis.error_reply('session_done') end
+        local h = redis.call('HMGET', KEYS[1], 'events', 'finished', 'doneAt', 'createdAt', 'loader')
+        if ARGV[10] ~= '' and not string.find(' ' .. ARGV[10] .. ' ', ' ' .. h[5] .. ' ', 1, true) then
+          return redis.error_reply('event_not_accepted ' .. h[5])
+        end
+        local t = ARGV[4]
+        if t == '' then t = string.format('%.17g', tonumber(ARGV[9]) - tonumber(h[4])) end
+        if h[3] ~= '' and tonumber(t) >= tonumber(h[3]) then return redis.error_reply('session_done') end
         if ARGV[3] ~= 'stop' and h[2] == '1' then return redis.error_reply('session_finished') end
         if tonumber(h[1]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_events') end
         if ARGV[5] ~= '' and tonumber(h[1]) ~= tonumber(ARGV[5]) then return redis.error_reply('retry') end
-        redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 't', ARGV[4])
+        redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 't', t)
         redis.call('HINCRBY', KEYS[1], 'events', 1)
         if ARGV[3] == 'finish' then redis.call('HSET', KEYS[1], 'finished', 1) end
         if ARGV[6] ~= '' and (h[3] == '' or tonumber(ARGV[6]) < tonumber(h[3])) then redis.call('HSET', KEYS[1], 'doneAt', ARGV[6]) end
         active(ARGV[8], ARGV[9], ARGV[1])
         redis.call('PUBLISH', '\(channel)', ARGV[1])
-        return 'OK'
+        return t
         """
 
     /// ARGV: id, token.

@@ -183,17 +183,32 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
+    /// Progress is one script: it changes neither when the loader is done
+    /// nor what the other events mean, so the script checks the token, the
+    /// loader and the limits and takes the session clock itself. Finish and
+    /// stop read the session first (see the next function).
     public func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
-        post(kind, id, token, tries: 4, reply)
+        guard kind == .progress else { return post(kind, id, token, tries: 4, reply) }
+        let arguments = [token ?? "", kind.rawValue, "", "", "", String(limits.maxEventsPerSession), ttl,
+                         JSONWriter.number(wallClock()), progressLoaders]
+        write(id, RedisScripts.eval(RedisScripts.post, id, arguments), kind: kind) { result in
+            reply(result.flatMap { value in
+                guard let t = value.string.flatMap(Double.init) else { return .failure(.unavailable("an unexpected reply from Redis")) }
+                return .success(SessionEvent(kind: kind, t: t))
+            })
+        }
+    }
+
+    /// The loaders whose sessions take progress, as the post script reads them.
+    private var progressLoaders: String {
+        catalog.loaders.filter { $0.accepts(.progress) }.map(\.name).joined(separator: " ")
     }
 
     /// Reads the session, checks and computes what a script cannot (the
     /// event's kind, when the loader is done), then writes if no other event
-    /// came in between; else reads again. Progress does not change when the
-    /// loader is done: its read leaves the events out, and its write does
-    /// not depend on them.
+    /// came in between; else reads again.
     private func post(_ kind: SessionEvent.Kind, _ id: String, _ token: String?, tries: Int, _ reply: @escaping SessionReply<SessionEvent>) {
-        read(id, owner: token ?? "", addViewer: false, events: kind != .progress) { [self] (result: Result<SessionSnapshot, SessionError>) in
+        read(id, owner: token ?? "", addViewer: false) { [self] (result: Result<SessionSnapshot, SessionError>) in
             switch result {
             case .failure(let error): reply(.failure(error))
             case .success(let s): post(kind, s, token, tries: tries, reply)
@@ -210,18 +225,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
         let t = wallClock() - s.createdAt
         let event = SessionEvent(kind: kind, t: t)
-        var seen = "", doneAt = ""
-        if kind != .progress {
-            let after = s.loader.with(events: (s.events + [event]).loaderEvents)
-            seen = String(s.events.count)
-            doneAt = after.doneTime(from: t).map(JSONWriter.number) ?? ""
-        }
+        let after = s.loader.with(events: (s.events + [event]).loaderEvents)
+        let seen = String(s.events.count)
+        let doneAt = after.doneTime(from: t).map(JSONWriter.number) ?? ""
         let arguments = [token ?? "", kind.rawValue, JSONWriter.number(t), seen, doneAt,
-                         String(limits.maxEventsPerSession), ttl, JSONWriter.number(wallClock())]
+                         String(limits.maxEventsPerSession), ttl, JSONWriter.number(wallClock()), ""]
         let id = s.id
         var again: (@Sendable () -> Void)? = nil
         if tries > 1 { again = { @Sendable [self] in self.post(kind, id, token, tries: tries - 1, reply) } }
-        write(id, RedisScripts.eval(RedisScripts.post, id, arguments), retry: again) { (result: Result<Void, SessionError>) in
+        write(id, RedisScripts.eval(RedisScripts.post, id, arguments), retry: again) { result in
             reply(result.map { _ in event })
         }
     }
@@ -231,7 +243,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) {
-        write(id, RedisScripts.eval(RedisScripts.delete, id, [token ?? ""]), reply)
+        write(id, RedisScripts.eval(RedisScripts.delete, id, [token ?? ""])) { reply($0.map { _ in () }) }
     }
 
     public func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
@@ -400,20 +412,22 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// A write: its reply once Redis has applied it (and, with
     /// `waitReplicas`, once that many replicas have it). `retry` runs instead
     /// when the script says the session changed since it was read.
-    private func write(_ id: String, _ parts: [String], retry: (@Sendable () -> Void)? = nil, _ reply: @escaping SessionReply<Void>) {
-        command(id, parts, retry: retry) { [self] result in
-            guard case .success = result, waitReplicas > 0, let commands else { return reply(result.map { _ in () }) }
+    private func write(_ id: String, _ parts: [String], kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
+                       _ reply: @escaping SessionReply<RESPValue>) {
+        command(id, parts, kind: kind, retry: retry) { [self] result in
+            guard case .success(let value) = result, waitReplicas > 0, let commands else { return reply(result) }
             commands.send(["WAIT", String(waitReplicas), "1000"]) { [waitReplicas] r in
-                if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(())) } else { reply(.failure(.writeFailed)) }
+                if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(value)) } else { reply(.failure(.writeFailed)) }
             }
         }
     }
 
     /// Sends a command about session `id`; a script's error reply (its
     /// code) becomes the sessions' own error.
-    private func command(_ id: String, _ parts: [String], retry: (@Sendable () -> Void)? = nil, _ reply: @escaping SessionReply<RESPValue>) {
+    private func command(_ id: String, _ parts: [String], kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
+                         _ reply: @escaping SessionReply<RESPValue>) {
         guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
-        let limits = limits
+        let limits = limits, catalog = catalog
         commands.send(parts) { result in
             switch result {
             case .success(let value): reply(.success(value))
@@ -421,6 +435,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                 // A script's own error is its code (Redis may put "ERR " before it).
                 let code = message.hasPrefix("ERR ") ? String(message.dropFirst(4)) : message
                 if code == "retry", let retry { return retry() }
+                // The post script names the session's loader when it does not take the event.
+                if code.hasPrefix("event_not_accepted "), let kind {
+                    let loader = String(code.dropFirst("event_not_accepted ".count))
+                    return reply(.failure(.eventNotAccepted(kind: kind, loader: loader, accepted: catalog[loader]?.events.map(\.name) ?? [])))
+                }
                 reply(.failure(Self.error(code, id, limits)))
             case .failure(.unavailable(let why)), .failure(.invalidURL(let why)): reply(.failure(.unavailable(why)))
             }
