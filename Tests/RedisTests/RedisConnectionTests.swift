@@ -57,6 +57,30 @@ struct RedisConnectionTests {
         }
     }
 
+    /// SHA1 names a script as Redis does: SCRIPT LOAD answers the same
+    /// digest, for short, long and multi-block texts, and EVALSHA by it runs it.
+    @Test func scriptDigestsAreRedisOwn() throws {
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
+            // Lengths either side of SHA-1's block and padding edges (55, 56, 64 bytes).
+            let edges = [55, 56, 63, 64, 65].map { "return 1 --" + String(repeating: "x", count: $0 - 11) }
+            let texts = ["return 1", "", String(repeating: "-- padding\n", count: 5) + "return 'x'",
+                         "return '" + String(repeating: "é", count: 700) + "'"] + edges
+            for text in texts {
+                #expect(call(c, ["SCRIPT", "LOAD", text]) == .success(.bulk(Array(SHA1.hex(text.utf8).utf8))), "\(text.prefix(20))")
+            }
+            #expect(call(c, ["EVALSHA", SHA1.hex("return 1".utf8), "0"]) == .success(.integer(1)))
+            c.close()
+        }
+    }
+
+    /// FIPS 180's examples.
+    @Test func sha1OfTheStandardsExamples() {
+        #expect(SHA1.hex("abc".utf8) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(SHA1.hex("".utf8) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(SHA1.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8) == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+    }
+
     /// Redis goes away: commands fail at once (never held), and the
     /// connection comes back by itself once Redis is back, with no restart.
     @Test func commandsFailAtOnceWhileRedisIsAwayAndTheConnectionComesBack() throws {

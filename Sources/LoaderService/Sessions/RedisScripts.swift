@@ -1,3 +1,5 @@
+import Redis
+
 /// The Lua scripts of `RedisSessionStore`: one per operation, so that every
 /// check and its write are one atomic step in Redis.
 ///
@@ -35,14 +37,14 @@ enum RedisScripts {
         """
 
     /// ARGV: id, loader, params, createdAt, token, ttl, maxSessions, now, doneAt ('' if never).
-    static let create = prelude + """
+    static let create = RedisScript(prelude + """
         redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[8])
         if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_sessions') end
         redis.call('HSET', KEYS[1], 'loader', ARGV[2], 'params', ARGV[3], 'createdAt', ARGV[4], 'token', redis.sha1hex(ARGV[5]),
                    'events', 0, 'finished', 0, 'doneAt', ARGV[9], 'viewers', 0)
         active(ARGV[6], ARGV[8], ARGV[1])
         return 'OK'
-        """
+        """)
 
     /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now,
     /// from (the first stream ID of the events wanted: '-' for all, '' for none).
@@ -50,7 +52,7 @@ enum RedisScripts {
     /// has a session's first events reads only the new ones, in the same
     /// step as the count it checks them against:
     /// {{loader, params, createdAt, viewers, doneAt, finished, events}, {{id, {type, …, t, …}}…}}.
-    static let read = prelude + """
+    static let read = RedisScript(prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if ARGV[3] == '1' and not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
@@ -62,7 +64,7 @@ enum RedisScripts {
         local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'viewers', 'doneAt', 'finished', 'events')
         if ARGV[8] == '' then return {h, {}} end
         return {h, redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
-        """
+        """)
 
     /// ARGV: id, token, kind, t ('' for now: the script takes the session
     /// clock from createdAt, so a progress event is one round trip),
@@ -71,7 +73,7 @@ enum RedisScripts {
     /// take this kind, space-separated; '' to skip the check).
     /// Answers the event's t. `retry` when another event came since the
     /// caller read the session.
-    static let post = prelude + """
+    static let post = RedisScript(prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
@@ -92,10 +94,10 @@ enum RedisScripts {
         active(ARGV[8], ARGV[9], ARGV[1])
         redis.call('PUBLISH', '\(channel)', ARGV[1])
         return t
-        """
+        """)
 
     /// ARGV: id, token.
-    static let delete = prelude + """
+    static let delete = RedisScript(prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
@@ -103,25 +105,46 @@ enum RedisScripts {
         redis.call('ZREM', KEYS[4], ARGV[1])
         redis.call('PUBLISH', '\(channel)', ARGV[1])
         return 'OK'
-        """
+        """)
 
     /// ARGV: id.
-    static let removeViewer = """
+    static let removeViewer = RedisScript("""
         if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('HGET', KEYS[1], 'viewers')) > 0 then
           redis.call('HINCRBY', KEYS[1], 'viewers', -1)
         end
         return 'OK'
-        """
+        """)
 
     /// ARGV: now. The live sessions.
-    static let count = """
+    static let count = RedisScript("""
         redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
         return redis.call('ZCARD', KEYS[1])
-        """
+        """)
 
-    /// `EVAL script numkeys keys… args…` for session `id`.
-    static func eval(_ script: String, _ id: String, _ arguments: [String]) -> [String] {
+    /// `script` run for session `id` with `arguments` (after the id).
+    static func eval(_ script: RedisScript, _ id: String, _ arguments: [String]) -> RedisScript.Call {
         let k = keys(id)
-        return ["EVAL", script, String(k.count)] + k + [id] + arguments
+        return RedisScript.Call(script: script, rest: [String(k.count)] + k + [id] + arguments)
+    }
+}
+
+/// A Lua script, sent by its SHA-1 (`EVALSHA`), and whole (`EVAL`, which
+/// also has Redis keep it) only when Redis answers that it does not have it:
+/// a call carries its arguments, not 1–2 KB of script.
+struct RedisScript: Sendable {
+    let text: String
+    let sha: String
+
+    init(_ text: String) {
+        self.text = text
+        sha = SHA1.hex(text.utf8)
+    }
+
+    /// One run: `numkeys keys… args…` after the script.
+    struct Call: Sendable {
+        let script: RedisScript
+        let rest: [String]
+        var bySHA: [String] { ["EVALSHA", script.sha] + rest }
+        var whole: [String] { ["EVAL", script.text] + rest }
     }
 }

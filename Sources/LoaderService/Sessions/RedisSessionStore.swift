@@ -149,8 +149,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         loop.schedule(afterNanoseconds: 500_000_000) { [weak self] in
             guard let self else { return }
             self.refreshAll()
-            self.commands?.send(["EVAL", RedisScripts.count, "1", RedisScripts.live, JSONWriter.number(wallClock())]) { [weak self] r in
-                if case .success(.integer(let n)) = r { self?.liveCount.store(Int(n), ordering: .relaxed) }
+            if let commands = self.commands {
+                let call = RedisScript.Call(script: RedisScripts.count, rest: ["1", RedisScripts.live, JSONWriter.number(wallClock())])
+                Self.run(call, on: commands) { [weak self] r in
+                    if case .success(.integer(let n)) = r { self?.liveCount.store(Int(n), ordering: .relaxed) }
+                }
             }
             self.scheduleRefresh(loop)
         }
@@ -261,7 +264,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             // A cached session keeps its events, not its viewers' frames.
             if f.viewers == 0 { f.frames.removeAll() }
         }
-        commands?.send(RedisScripts.eval(RedisScripts.removeViewer, id, [])) { _ in }
+        if let commands { Self.run(RedisScripts.eval(RedisScripts.removeViewer, id, []), on: commands) { _ in } }
     }
 
     public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
@@ -412,9 +415,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// A write: its reply once Redis has applied it (and, with
     /// `waitReplicas`, once that many replicas have it). `retry` runs instead
     /// when the script says the session changed since it was read.
-    private func write(_ id: String, _ parts: [String], kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
+    private func write(_ id: String, _ call: RedisScript.Call, kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
                        _ reply: @escaping SessionReply<RESPValue>) {
-        command(id, parts, kind: kind, retry: retry) { [self] result in
+        command(id, call, kind: kind, retry: retry) { [self] result in
             guard case .success(let value) = result, waitReplicas > 0, let commands else { return reply(result) }
             commands.send(["WAIT", String(waitReplicas), "1000"]) { [waitReplicas] r in
                 if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(value)) } else { reply(.failure(.writeFailed)) }
@@ -422,13 +425,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// Sends a command about session `id`; a script's error reply (its
+    /// Runs a script about session `id`; a script's error reply (its
     /// code) becomes the sessions' own error.
-    private func command(_ id: String, _ parts: [String], kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
+    private func command(_ id: String, _ call: RedisScript.Call, kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
                          _ reply: @escaping SessionReply<RESPValue>) {
         guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
         let limits = limits, catalog = catalog
-        commands.send(parts) { result in
+        Self.run(call, on: commands) { result in
             switch result {
             case .success(let value): reply(.success(value))
             case .failure(.reply(let message)):
@@ -443,6 +446,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                 reply(.failure(Self.error(code, id, limits)))
             case .failure(.unavailable(let why)), .failure(.invalidURL(let why)): reply(.failure(.unavailable(why)))
             }
+        }
+    }
+
+    /// `call` by the script's digest; whole when Redis does not have the
+    /// script yet (a new or restarted Redis), which also has it keep it.
+    private static func run(_ call: RedisScript.Call, on connection: RedisConnection, _ reply: @escaping RedisConnection.Reply) {
+        connection.send(call.bySHA) { result in
+            guard case .failure(.reply(let message)) = result, message.hasPrefix("NOSCRIPT") else { return reply(result) }
+            connection.send(call.whole, reply: reply)
         }
     }
 
