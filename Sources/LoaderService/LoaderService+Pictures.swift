@@ -56,9 +56,10 @@ extension LoaderService {
         }
     }
 
-    /// `GET /loaders/{name}/animation.svg` and `animation.json`: one loop of
-    /// the loader from `from` (default: once every element has started), as
-    /// an animated SVG or a Lottie document. Built off the event loop, in
+    /// `GET /loaders/{name}/animation.svg`, `.json`, `.css` and `.html`: one
+    /// loop of the loader from `from` (default: once every element has
+    /// started), as an animated SVG, a Lottie document, CSS keyframes or an
+    /// HTML page of them (`label`). Built off the event loop, in
     /// the client's share of heavy work, cached by query. The build's work
     /// is bounded before it starts: the loader's frame cost times the most
     /// frames a loop samples is at most `maxWorkPerRequest`.

@@ -6,6 +6,10 @@ import Synchronization
 /// server. Every request passes the middleware (`respond`), then the
 /// router, which calls the handler of its entry in `endpoints`.
 public final class LoaderService: HTTPResponder, @unchecked Sendable {
+    /// The version, in `/version`, `/openapi.json` and `--version` (the
+    /// changelog and the image's label are kept in step by tests).
+    public static let version = "0.1.0"
+
     public let configuration: ServiceConfiguration
     public let catalog: LoaderCatalog
     public let metrics = Metrics()

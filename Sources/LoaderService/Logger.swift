@@ -104,3 +104,18 @@ public enum LogField: Sendable {
 
 /// `2026-11-29T12:00:00.123Z`, now.
 func isoTimestamp() -> String { isoTimestamp(wallClock()) }
+
+/// `2026-11-29T12:00:00.123Z` for seconds since the epoch.
+func isoTimestamp(_ seconds: Double) -> String {
+    var whole = Int(seconds.rounded(.down))
+    var parts = tm()
+    gmtime_r(&whole, &parts)
+    func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    let millis = Int(((seconds - Double(whole)) * 1000).rounded(.down))
+    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
+        + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
+}
+

@@ -1,3 +1,7 @@
+import HTTPServer
+import LoaderEngine
+import Redis
+
 /// The service's settings. Sources, later ones winning: built-in defaults,
 /// the embedded `config/loaderd.json`, a `--config` file, `LOADERD_*`
 /// environment variables, command-line flags.
@@ -463,7 +467,3 @@ extension ServiceConfiguration {
         return out
     }
 }
-
-import HTTPServer
-import LoaderEngine
-import Redis

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Response header fields in order. Names are written as given.
 public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var fields: [(name: String, value: String)] = [] {
@@ -163,5 +165,3 @@ package struct UncheckedBox<T>: @unchecked Sendable {
     package let value: T
     package init(value: T) { self.value = value }
 }
-
-import Synchronization

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Everything the server can be told; every limit has a default.
 public struct HTTPServerConfiguration: Sendable {
     /// Addresses to listen on (numeric IPv4 or IPv6, or `localhost`).
@@ -46,5 +48,3 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init() {}
 }
-
-import Glibc

@@ -20,11 +20,6 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
 }
 
 enum Socket {
-    static func setNonBlocking(_ fd: Int32) throws {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else { throw SystemError("fcntl") }
-    }
-
     static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
         var v = value
         _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))

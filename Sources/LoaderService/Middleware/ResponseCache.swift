@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderEngine
 
 /// Answers that never change (a frame or batch for explicit times, the
 /// catalog), kept per event loop by request target and `Accept`, so a repeated
@@ -117,5 +118,3 @@ final class LoaderCache: @unchecked Sendable {
         return entry
     }
 }
-
-import LoaderEngine

@@ -29,7 +29,7 @@ enum OpenAPI {
         w.beginObject()
         w.field("title", "loaderd")
         w.field("version", LoaderService.version)
-        w.field("description", "Exact frames of loading animations (typing, switch, web) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams.")
+        w.field("description", "Exact frames of loading animations (the catalogue at /loaders) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams, live sessions, pictures and exports.")
         w.endObject()
         // Paths in the table's order, each with its operations.
         var paths: [String] = []
@@ -303,8 +303,4 @@ enum OpenAPI {
             return enumSchema(words)
         }
     }
-}
-
-extension LoaderService {
-    public static let version = "0.1.0"
 }
