@@ -55,8 +55,10 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
                               maxWait: configuration.heavyWaitSeconds)
         streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
-        catalogJSON = catalog.json()
-        entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { ($0.name, $0.json()) })
+        catalogJSON = catalog.json { loader, w in Self.writeLinks(loader.name, &w) }
+        entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { loader in
+            (loader.name, loader.json { Self.writeLinks(loader.name, &$0) })
+        })
         openAPIJSON = OpenAPI.document(Self.endpoints, OpenAPI.Context(catalog: catalog, configuration: configuration))
     }
 

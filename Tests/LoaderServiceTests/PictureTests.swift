@@ -24,6 +24,29 @@ struct PictureTests {
         return n
     }
 
+    /// Every loader lists what is served of it, in its entry and in the
+    /// catalogue, and every link answers.
+    @Test func everyLoaderLinksItsFramesStreamAndExports() throws {
+        struct Entry: Decodable { let name: String; let links: [String: String] }
+        struct Catalog: Decodable { let loaders: [Entry] }
+        let app = TestApp()
+        let catalog = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders").body))
+        #expect(catalog.loaders.count == LoaderCatalog.standard.loaders.count)
+        let formats = ["self", "frames", "stream", "frames.svg", "animation.svg", "animation.json", "animation.css", "animation.html"]
+        for listed in catalog.loaders {
+            let entry = try JSONDecoder().decode(Entry.self, from: Data(get(app, "/loaders/\(listed.name)").body))
+            #expect(entry.links == listed.links)
+            #expect(Set(entry.links.keys) == Set(formats), "\(entry.name): \(entry.links.keys.sorted())")
+            for (name, link) in entry.links where name != "stream" {
+                #expect(try get(app, link).status == 200, "\(link)")
+            }
+            let stream = try app.open(try #require(entry.links["stream"]))
+            app.advance(seconds: 0.1)
+            #expect(String(decoding: stream.bytes, as: UTF8.self).contains("event: frame"), "\(entry.name)'s stream")
+            stream.close()
+        }
+    }
+
     @Test func aFrameAsSVGHoldsEveryElement() throws {
         let app = TestApp()
         let r = try get(app, "/loaders/switch/frames.svg?t=0")

@@ -1,11 +1,12 @@
 extension LoaderCatalog {
     /// `{"loaders":[…]}`: every loader's catalog entry.
-    public func json() -> [UInt8] {
+    /// `extra` adds fields to each entry (a server's links).
+    public func json(extra: (LoaderDefinition, inout JSONWriter) -> Void = { _, _ in }) -> [UInt8] {
         var w = JSONWriter(capacity: 8192)
         w.beginObject()
         w.key("loaders")
         w.beginArray()
-        for loader in loaders { loader.write(to: &w) }
+        for loader in loaders { loader.write(to: &w) { extra(loader, &$0) } }
         w.endArray()
         w.endObject()
         return w.bytes
@@ -13,16 +14,16 @@ extension LoaderCatalog {
 }
 
 extension LoaderDefinition {
-    /// One catalog entry as JSON.
-    public func json() -> [UInt8] {
+    /// One catalog entry as JSON; `extra` adds fields to it.
+    public func json(extra: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
-        write(to: &w)
+        write(to: &w, extra: extra)
         return w.bytes
     }
 
     /// Name, description, default canvas, parameters (type, default, range,
     /// meaning), events, the reduced-motion variant and the default period.
-    public func write(to w: inout JSONWriter) {
+    public func write(to w: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
         let defaults = self.defaults
         w.beginObject()
         w.field("name", name)
@@ -55,6 +56,7 @@ extension LoaderDefinition {
         w.field("reducedMotion", reducedMotion)
         w.key("background")
         if let background { w.value(background.description) } else { w.null() }
+        extra(&w)
         w.endObject()
     }
 }

@@ -16,6 +16,21 @@ extension LoaderService {
         return try json(entry, r.http, cacheControl: "public, max-age=300")
     }
 
+    /// A loader's `links`: what the endpoint table serves of it, each
+    /// `GET /loaders/{name}/…` by its last segment (so a new export is a new
+    /// link), its live stream, and itself.
+    static func writeLinks(_ name: String, _ w: inout JSONWriter) {
+        w.key("links")
+        w.beginObject()
+        w.field("self", "/loaders/\(name)")
+        for endpoint in endpoints where endpoint.method == .GET && endpoint.path.hasPrefix("/loaders/{name}/") {
+            let rest = endpoint.path.dropFirst("/loaders/{name}/".count)
+            w.field(String(rest), "/loaders/\(name)/\(rest)")
+            if rest == "frames" { w.field("stream", "/loaders/\(name)/frames?stream=sse") }
+        }
+        w.endObject()
+    }
+
     /// The loader named in a path, or the 404 that lists the others.
     func definition(_ name: String) throws -> LoaderDefinition {
         guard let definition = catalog[name] else { throw unknownLoader(name) }
