@@ -136,9 +136,26 @@ extension LoaderService {
 
     /// A viewer's stream; one that resumes (`Last-Event-ID`, on this replica
     /// or another) goes on after the last frame it had, never repeating it.
+    /// When the store cannot be reached and this replica has never read the
+    /// session, the answer is still an event stream, `retry:` and an end
+    /// saying why: EventSource gives up for good on a 503, not on this.
     private func sessionStream(_ id: String, fps: Double, startK: Int, tickers: StreamTickers, viewers: SessionViewers) -> HTTPResponse {
-        answer({ sessions.addViewer(id, reply: $0) }) { [self] snapshot in
-            HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
+        enum Start: Sendable { case watch(SessionSnapshot), storeUnavailable }
+        return answer({ (reply: @escaping SessionReply<Start>) in
+            sessions.addViewer(id) { result in
+                if case .failure(.unavailable) = result { return reply(.success(Start.storeUnavailable)) }
+                reply(result.map(Start.watch))
+            }
+        }) { [self] (start: Start) in
+            guard case .watch(let snapshot) = start else {
+                let retry = configuration.streamRetryMilliseconds
+                return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { writer in
+                    _ = writer.write(ServerSentEvent.retry(milliseconds: retry))
+                    _ = writer.write(ServerSentEvent.end(reason: "unavailable"))
+                    writer.finish()
+                }
+            }
+            return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
                 let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
                 startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: tickers)
             }

@@ -187,21 +187,34 @@ struct RedisSessionStoreTests {
     }
 
     /// Redis goes away: session requests are answered at once with a JSON
-    /// 503 and Retry-After, viewers' streams end with `unavailable`,
-    /// stateless endpoints still work, and all comes back by itself.
+    /// 503 and Retry-After, but the viewers of a session this replica has
+    /// read watch on from what it read, and new ones may join them; a stream
+    /// a replica cannot start is an event stream that says why and ends (on
+    /// a 503 EventSource gives up for good); stateless endpoints still work;
+    /// and all comes back by itself: an event posted then reaches the
+    /// viewers that watched through the outage.
     @Test func redisAwayAndBack() throws {
         let redis = try RedisServerProcess()
-        let a = try Replica(redis)
+        let a = try Replica(redis), b = try Replica(redis)
         #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"web"}"#).status == 201 })
         let s = try a.create()
         #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
         let viewer = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        a.app.advance(seconds: 0.2)
+        func frames(_ stream: EmbeddedStream) -> Int { parseEventStream(stream.text).events.filter { $0.type == "frame" }.count }
         redis.stop(signal: SIGKILL)
-        #expect(waitUntil {
-            a.app.advance(seconds: 0.05)
-            return !viewer.isOpen
-        })
-        #expect(viewer.text.hasSuffix("event: end\ndata: {\"reason\":\"unavailable\"}\n\n"))
+        #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 503 })
+        let before = frames(viewer)
+        a.app.advance(seconds: 1)
+        #expect(viewer.isOpen && frames(viewer) >= before + 25, "\(viewer.text.suffix(200))")
+        let joining = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        a.app.advance(seconds: 0.2)
+        #expect(joining.isOpen && frames(joining) >= 5)
+        joining.close()
+        #expect(try waitUntil { try b.request("GET", "/metrics").text.contains("loaderd_redis_up 0") })
+        let elsewhere = try b.app.open("/sessions/\(s.id)/frames?stream=sse")
+        b.app.advance(seconds: 0.05)
+        #expect(!elsewhere.isOpen && elsewhere.text == "retry: 1000\n\nevent: end\ndata: {\"reason\":\"unavailable\"}\n\n", "\(elsewhere.text)")
         #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 503 })
         let started = monotonicNanoseconds()
         let refused = try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#)
@@ -219,10 +232,17 @@ struct RedisSessionStoreTests {
         #expect(try waitUntil { try a.request("GET", "/sessions/\(s.id)").status == 200 })
         #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.count == 1)
         #expect(try a.request("GET", "/metrics").text.contains("loaderd_redis_up 1"))
-        // A viewer that comes back (as EventSource does) watches again.
-        let again = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
-        a.app.advance(seconds: 0.2)
-        #expect(again.isOpen && parseEventStream(again.text).events.filter { $0.type == "frame" }.count >= 5)
+        // An event posted now reaches the viewer that watched through the outage: finish, then its stream ends done.
+        #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"finish"}"#).status == 202)
+        #expect(waitUntil {
+            a.app.advance(seconds: 0.1)
+            return !viewer.isOpen
+        })
+        #expect(viewer.text.hasSuffix("event: end\ndata: {\"reason\":\"done\"}\n\n"), "\(viewer.text.suffix(200))")
+        // The replica that could not start a stream watches now.
+        let again = try b.app.open("/sessions/\(s.id)/frames?stream=sse")
+        b.app.advance(seconds: 0.2)
+        #expect(frames(again) >= 1)
         again.close()
     }
 }

@@ -16,8 +16,8 @@ import Synchronization
 /// long the session has run. Sessions that this replica's viewers watch are
 /// read again when an event is published for them (and every half second),
 /// so frames are computed locally and shared by all their viewers. While Redis cannot be reached,
-/// operations fail at once (`.unavailable`, a 503) and viewers' streams end
-/// with `unavailable`, so that EventSource reconnects.
+/// operations fail at once (`.unavailable`, a 503), while viewers of the
+/// sessions this replica has read go on watching them from what it read.
 public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public let url: RedisURL
     let limits: SessionLimits
@@ -46,7 +46,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         private(set) var last: StreamID?
         /// This replica's viewers of it.
         var viewers = 0
-        /// Why streams must end, once they must.
+        /// Those of them that came while Redis could not count them.
+        var uncounted = 0
+        /// Why streams must end, once they must (the session is gone; an
+        /// outage of the store does not end them: see `refresh`).
         var ended: String?
         var frames = SharedFrames()
 
@@ -253,18 +256,34 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         read(id, owner: nil, addViewer: false, reply)
     }
 
+    /// While Redis cannot be reached, a session this replica has read is
+    /// still watched from what it read: its frames are a function of its
+    /// events, and new ones come once Redis is back.
     public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        read(id, owner: nil, addViewer: true, reply)
+        read(id, owner: nil, addViewer: true) { [self] result in
+            guard case .failure(.unavailable) = result,
+                  let snapshot = known.withLock({ all -> SessionSnapshot? in
+                      guard let f = all[id], f.ended == nil else { return nil }
+                      f.viewers += 1
+                      f.uncounted += 1
+                      return f.snapshot(id, viewers: f.viewers)
+                  })
+            else { return reply(result) }
+            reply(.success(snapshot))
+        }
     }
 
     public func removeViewer(_ id: String) {
-        known.withLock { all in
-            guard let f = all[id], f.viewers > 0 else { return }
+        let counted = known.withLock { all -> Bool in
+            guard let f = all[id], f.viewers > 0 else { return true }
             f.viewers -= 1
             // A cached session keeps its events, not its viewers' frames.
             if f.viewers == 0 { f.frames.removeAll() }
+            guard f.uncounted > 0 else { return true }
+            f.uncounted -= 1
+            return false
         }
-        if let commands { Self.run(RedisScripts.eval(RedisScripts.removeViewer, id, []), on: commands) { _ in } }
+        if counted, let commands { Self.run(RedisScripts.eval(RedisScripts.removeViewer, id, []), on: commands) { _ in } }
     }
 
     public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
@@ -285,15 +304,20 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     // MARK: Watched sessions
 
-    /// Reads a watched session again: its new events, or that it is gone, or
-    /// that Redis cannot be reached (its viewers' streams end either way).
+    /// Reads a watched session again: its new events, or that it is gone
+    /// (its viewers' streams end). While Redis cannot be reached, the
+    /// viewers go on with what this replica has; the next read after the
+    /// outage brings what came meanwhile.
     private func refresh(_ id: String) {
         guard known.withLock({ ($0[id]?.viewers ?? 0) > 0 }) else { return }
         read(id, owner: nil, addViewer: false) { [self] result in
-            guard case .failure(let error) = result else { return }
-            known.withLock { all in
-                guard let f = all[id], f.viewers > 0 else { return }
-                if case .unavailable = error { f.ended = "unavailable" } else { f.ended = "gone" }
+            switch result {
+            case .failure(.notFound), .failure(.expired):
+                known.withLock { all in
+                    guard let f = all[id], f.viewers > 0 else { return }
+                    f.ended = "gone"
+                }
+            default: break
             }
         }
     }
