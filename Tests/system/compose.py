@@ -15,7 +15,10 @@ then through nginx only:
 (REDIS_PASSWORD and LOADERD_HTTP_PORT come from the environment, as they
 would from deploy/compose/.env.)
 """
-import http.client, json, os, subprocess, sys, time
+import json, os, subprocess, sys, time
+
+import loaderd_process
+from loaderd_process import until
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "../.."))
 FILE = os.path.join(ROOT, "deploy/compose/compose.yaml")
@@ -46,38 +49,7 @@ def container(service):
 
 
 def call(method, path, body=None, headers=None, timeout=5):
-    c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=timeout)
-    c.request(method, path, body=body, headers=headers or {})
-    r = c.getresponse()
-    data = r.read()
-    c.close()
-    return r.status, data
-
-
-def until(seconds, condition):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except (OSError, http.client.HTTPException):
-            pass
-        time.sleep(0.2)
-    return False
-
-
-def first_frame(path):
-    c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=5)
-    c.request("GET", path)
-    r = c.getresponse()
-    got = b""
-    while b"event: frame" not in got or not got.endswith(b"\n\n"):
-        chunk = r.read1(4096)
-        if not chunk:
-            break
-        got += chunk
-    c.close()
-    return r.status, got
+    return loaderd_process.call("127.0.0.1", PORT, method, path, body, headers, timeout)
 
 
 def proxy_directives(path):
@@ -93,7 +65,7 @@ def main():
     compose("up", "-d")
     try:
         replicas = ["loaderd-1", "loaderd-2", "loaderd-3"]
-        check(until(60, lambda: call("GET", "/readyz")[0] == 200), "no 200 from /readyz through nginx within 60 s")
+        check(until(60, lambda: call("GET", "/readyz")[0] == 200, 0.2), "no 200 from /readyz through nginx within 60 s")
         # Each replica ready: its own log says it started and reached Redis.
         for service in replicas:
             name = container(service)
@@ -111,7 +83,7 @@ def main():
         check(posted == 3, f"{posted} of 3 events accepted")
         reads = [call("GET", f"/sessions/{session['id']}") for _ in range(3)]
         check(all(s == 200 and json.loads(b)["eventCount"] == 3 for s, b in reads), f"reads: {[(s, b[:120]) for s, b in reads]}")
-        status, streamed = first_frame(f"/sessions/{session['id']}/frames?stream=sse&fps=10")
+        status, streamed = loaderd_process.first_frame("127.0.0.1", PORT, f"/sessions/{session['id']}/frames?stream=sse&fps=10")
         check(status == 200 and b"event: frame" in streamed and b'"loader":"web"' in streamed, f"the stream: {status} {streamed[:300]!r}")
         # The balancer spread the session's requests: more than one replica logged its id.
         served_by = [s for s in replicas

@@ -25,9 +25,12 @@ What it does not play is run as its closest equivalent, and said here:
 
     Tests/system/kubernetes.py IMAGE KUBERNETES_VALIDATE
 """
-import base64, copy, http.client, json, os, secrets, subprocess, sys, time
+import base64, copy, json, os, secrets, subprocess, sys, time
 
 import yaml
+
+import loaderd_process
+from loaderd_process import until
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "../.."))
 DEPLOY = os.path.join(ROOT, "deploy/kubernetes")
@@ -83,25 +86,8 @@ def alias(pod, network, name):
     podman("network", "connect", "--alias", name, network, infra)
 
 
-def call(ip, method, path, body=None, headers=None, timeout=5):
-    c = http.client.HTTPConnection(ip, 8080, timeout=timeout)
-    c.request(method, path, body=body, headers=headers or {})
-    r = c.getresponse()
-    data = r.read()
-    c.close()
-    return r.status, data
-
-
-def until(seconds, condition):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except OSError:
-            pass
-        time.sleep(0.1)
-    return False
+def call(ip, method, path, body=None, headers=None):
+    return loaderd_process.call(ip, 8080, method, path, body, headers)
 
 
 def playable(pod_template):
@@ -193,17 +179,8 @@ def play(image, workdir):
         status, body = call(b, "GET", f"/sessions/{session['id']}")
         state = json.loads(body) if status == 200 else {}
         check(status == 200 and state.get("eventCount") == 1, f"the session on {pods[1]}: {status} {body[:200]!r}")
-        c = http.client.HTTPConnection(b, 8080, timeout=5)
-        c.request("GET", f"/sessions/{session['id']}/frames?stream=sse&fps=10")
-        r = c.getresponse()
-        first = b""
-        while b"event: frame" not in first or not first.endswith(b"\n\n"):
-            chunk = r.read1(4096)
-            if not chunk:
-                break
-            first += chunk
-        c.close()
-        check(r.status == 200 and b"event: frame" in first and b'"loader":"web"' in first, f"the stream on {pods[1]}: {r.status} {first[:300]!r}")
+        status, first = loaderd_process.first_frame(b, 8080, f"/sessions/{session['id']}/frames?stream=sse&fps=10")
+        check(status == 200 and b"event: frame" in first and b'"loader":"web"' in first, f"the stream on {pods[1]}: {status} {first[:300]!r}")
         rows.append(f"podman kube play: Redis (password from its Secret, refused without) and 2 loaderd replicas ready; "
                     f"a frame served; a session made on {pods[0]}, its event posted, read and streamed on {pods[1]}")
     finally:

@@ -82,3 +82,45 @@ def session_events(port, sid):
     finally:
         c.close()
     return 200, found
+
+
+def call(host, port, method, path, body=None, headers=None, timeout=5):
+    """(status, body) of one request on a new connection."""
+    c = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        return r.status, r.read()
+    finally:
+        c.close()
+
+
+def until(seconds, condition, interval=0.1):
+    """Polls `condition` until it holds or `seconds` pass (a refused or
+    broken connection counts as not yet)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return True
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(interval)
+    return False
+
+
+def first_frame(host, port, path):
+    """(status, bytes) of an event stream up to the end of its first frame event."""
+    c = http.client.HTTPConnection(host, port, timeout=5)
+    try:
+        c.request("GET", path)
+        r = c.getresponse()
+        got = b""
+        while b"event: frame" not in got or not got.endswith(b"\n\n"):
+            chunk = r.read1(4096)
+            if not chunk:
+                break
+            got += chunk
+        return r.status, got
+    finally:
+        c.close()
