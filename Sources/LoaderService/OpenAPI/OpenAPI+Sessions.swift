@@ -67,7 +67,7 @@ extension OpenAPI {
                              ("409", "t is later than the session's clock: that frame is not known yet."),
                              ("406", "The Accept header excludes application/json and text/event-stream."),
                              ("410", "The session expired."), ("429", "This client already has maxStreamsPerClient streams open (Retry-After)."),
-                             ("503", "The viewer limit or maxStreams is reached, or the session store (Redis) cannot be reached now (Retry-After).")] {
+                             ("503", "The viewer limit or maxStreams is reached, or, for a single frame, the session store (Redis) cannot be reached now (Retry-After). A stream this replica cannot start then is a 200 event stream of retry: and event: end with reason unavailable, so that EventSource retries.")] {
             response(&w, code, text, ref("Error"))
         }
         transportLimits(&w)
