@@ -114,6 +114,15 @@ struct RedisSessionStoreTests {
         #expect(try a.request("POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
         // b had it and read only the new one: 2501 events still.
         try expectEventPages(of: s.id, count: 2501) { try b.request("GET", $0) }
+        // Redis's count runs ahead of its events: the next read on b reads them all again, and the
+        // viewer that came with that read is counted and watches.
+        let bumped = Outcome<Bool>()
+        direct.send(["HINCRBY", "loaderd:{\(s.id)}:s", "events", "1"]) { r in bumped.complete((try? r.get()) == .integer(2502)) }
+        #expect(waitUntil { bumped.value != nil } && bumped.value == true)
+        let viewer = try b.app.open("/sessions/\(s.id)/frames?stream=sse")
+        b.app.advance(seconds: 0.2)
+        #expect(viewer.isOpen && parseEventStream(viewer.text).events.filter { $0.type == "frame" }.count >= 5, "\(viewer.text.suffix(120))")
+        viewer.close()
         // A replica that never read it finds the 2500 Redis has, though the count says 2501.
         let c = try Replica(redis)
         #expect(try waitUntil { try c.request("GET", "/sessions/\(s.id)").status == 200 })

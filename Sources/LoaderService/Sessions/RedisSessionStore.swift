@@ -345,7 +345,16 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             switch result.flatMap({ value in fold(id, value, from: from, addViewer: addViewer) }) {
             case .success(let snapshot?): reply(.success(snapshot))
             // The count and the events disagree: this replica missed some (it cannot, short of a bug); read them all.
-            case .success(nil): read(id, owner: owner, addViewer: false, events: true, full: true, reply)
+            // Redis has counted a new viewer already: the replica counts it once the full read is in.
+            case .success(nil):
+                read(id, owner: owner, addViewer: false, events: true, full: true) { [self] result in
+                    guard addViewer, case .success = result else { return reply(result) }
+                    known.withLock { all in
+                        all[id]?.viewers += 1
+                        all[id]?.ended = nil
+                    }
+                    reply(result)
+                }
             case .failure(let error):
                 switch error {
                 case .notFound, .expired: known.withLock { all in if all[id]?.viewers == 0 { all[id] = nil } }
