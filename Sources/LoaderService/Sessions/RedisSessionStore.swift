@@ -22,6 +22,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public let url: RedisURL
     let limits: SessionLimits
     let catalog: LoaderCatalog
+    /// The loaders whose sessions take progress, as the post script reads
+    /// them: made once, not on every event.
+    private let progressLoaders: String
     let logger: Logger
     let waitReplicas: Int
     private var commands: RedisConnection?
@@ -108,6 +111,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         self.commandTimeout = commandTimeout
         self.limits = limits
         self.catalog = catalog
+        progressLoaders = catalog.loaders.filter { $0.accepts(.progress) }.map(\.name).joined(separator: " ")
         self.logger = logger
         self.waitReplicas = waitReplicas
     }
@@ -205,10 +209,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// The loaders whose sessions take progress, as the post script reads them.
-    private var progressLoaders: String {
-        catalog.loaders.filter { $0.accepts(.progress) }.map(\.name).joined(separator: " ")
-    }
 
     /// Reads the session, checks and computes what a script cannot (the
     /// event's kind, when the loader is done), then writes if no other event
