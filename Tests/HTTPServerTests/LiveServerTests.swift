@@ -6,10 +6,10 @@ import Testing
 
 @Suite(.serialized)
 struct LiveServerTests {
-    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func keepAliveServesManyRequestsOnOneConnection(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         for i in 0..<50 {
             client.send("GET /items/\(i)?q=a%20b HTTP/1.1\r\nHost: x\r\n\r\n")
             let r = try #require(client.readResponse())
@@ -20,10 +20,10 @@ struct LiveServerTests {
         }
     }
 
-    @Test func hundredPipelinedRequestsAnsweredInOrder() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func hundredPipelinedRequestsAnsweredInOrder(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         var batch = ""
         for i in 0..<100 {
             batch += i % 10 == 5
@@ -40,10 +40,10 @@ struct LiveServerTests {
     /// A request that arrives again byte for byte is taken without parsing
     /// (`RepeatedRequest`): it must be answered as a parsed one, whatever
     /// follows it and however it is split, and a near copy must not pass for it.
-    @Test func repeatedRequestsAnswerAsParsedOnes() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func repeatedRequestsAnswerAsParsedOnes(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         let get = "GET /items/7?q=x HTTP/1.1\r\nHost: x\r\n\r\n"
         client.send(get + get + get)
         for i in 0..<3 { #expect(client.readResponse()?.text == "item 7 q=x\n", "copy \(i)") }
@@ -64,10 +64,10 @@ struct LiveServerTests {
         #expect(last.text == "item 7 q=x\n" && last.headers["connection"] == "close")
     }
 
-    @Test func headHasHeadersButNoBody() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func headHasHeadersButNoBody(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         let head = try #require(client.readResponse(head: true))
         #expect(head.status == 200 && head.headers["content-length"] == "6" && head.body.isEmpty)
@@ -75,10 +75,10 @@ struct LiveServerTests {
         #expect(get.text == "hello\n")
     }
 
-    @Test func chunkedUploadAndExpectContinue() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func chunkedUploadAndExpectContinue(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
         #expect(client.readResponse()?.text == "Wikipedia")
         client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
@@ -88,31 +88,31 @@ struct LiveServerTests {
         #expect(client.readResponse()?.text == "body")
     }
 
-    @Test func connectionCloseAndHTTP10() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let a = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func connectionCloseAndHTTP10(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let a = try server.client()
         a.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let r = try #require(a.readResponse())
         #expect(r.headers["connection"] == "close")
         #expect(a.isClosedByServer())
 
-        let b = try TestClient(port: server.port)
+        let b = try server.client()
         b.send("GET /hello HTTP/1.0\r\n\r\n")
         #expect(b.readResponse()?.status == 200)
         #expect(b.isClosedByServer())
 
-        let c = try TestClient(port: server.port)
+        let c = try server.client()
         c.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         #expect(c.readResponse()?.headers["connection"] == "keep-alive")
         c.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         #expect(c.readResponse()?.status == 200)
     }
 
-    @Test func routingAnswers404And405WithAllow() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func routingAnswers404And405WithAllow(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         client.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 404)
         client.send("DELETE /hello HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -123,7 +123,7 @@ struct LiveServerTests {
         #expect(client.readResponse()?.status == 200)
     }
 
-    @Test(arguments: [
+    @Test(arguments: Transport.allCases, [
         ("GARBAGE\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414),
@@ -134,10 +134,10 @@ struct LiveServerTests {
         ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
         ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
     ])
-    func limitsAnswerThenClose(_ request: String, _ status: Int) throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    func limitsAnswerThenClose(_ transport: Transport, _ case: (request: String, status: Int)) throws {
+        let (request, status) = `case`
+        let server = try TestServer(transport)
+        let client = try server.client()
         client.send(request)
         let r = try #require(client.readResponse())
         #expect(r.status == status)
@@ -145,10 +145,10 @@ struct LiveServerTests {
         #expect(client.isClosedByServer())
     }
 
-    @Test func largeBodyInManyWritesAndBigResponses() throws {
-        let (server, _) = try startServer()
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let client = try TestClient(port: server.port)
+    @Test(arguments: Transport.allCases)
+    func largeBodyInManyWritesAndBigResponses(_ transport: Transport) throws {
+        let server = try TestServer(transport)
+        let client = try server.client()
         let body = [UInt8]((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
         client.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         #expect(client.readResponse()?.body == body)
@@ -156,19 +156,19 @@ struct LiveServerTests {
         #expect(client.readResponse()?.body.count == 4 * 1024 * 1024)
     }
 
-    @Test func slowlorisGets408AndIdleConnectionsClose() throws {
-        let (server, _) = try startServer {
+    @Test(arguments: Transport.allCases)
+    func slowlorisGets408AndIdleConnectionsClose(_ transport: Transport) throws {
+        let server = try TestServer(transport) {
             $0.headerTimeout = 200_000_000
             $0.idleTimeout = 300_000_000
         }
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let slow = try TestClient(port: server.port)
+        let slow = try server.client()
         slow.send("GET /hello HTTP/1.1\r\nHo")
         let r = try #require(slow.readResponse())
         #expect(r.status == 408)
         #expect(slow.isClosedByServer())
 
-        let idle = try TestClient(port: server.port)
+        let idle = try server.client()
         idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.readResponse()?.status == 200)
         #expect(idle.isClosedByServer())  // closed by the idle timeout, no answer owed

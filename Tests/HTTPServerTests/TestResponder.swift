@@ -108,3 +108,44 @@ func startServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     try server.start()
     return (server, probe)
 }
+
+/// How a test reaches the server: a socket on 127.0.0.1, or an
+/// `EmbeddedServer` on the test's own thread. A test body taking a
+/// `Transport` runs the same bytes both ways (Hummingbird's `.live` and
+/// `.router` test modes).
+enum Transport: String, CaseIterable, CustomStringConvertible, Sendable {
+    case embedded, live
+    var description: String { rawValue }
+}
+
+/// A server of `TestResponder` reached over a `Transport`.
+final class TestServer {
+    let probe = Probe()
+    private let live: HTTPServer?
+    private let embedded: EmbeddedServer?
+
+    init(_ transport: Transport, _ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoops = 2
+        configure(&configuration)
+        switch transport {
+        case .live:
+            live = try HTTPServer(configuration: configuration, responder: TestResponder(probe: probe))
+            try live!.start()
+            embedded = nil
+        case .embedded:
+            live = nil
+            embedded = EmbeddedServer(responder: TestResponder(probe: probe), configuration: configuration)
+        }
+    }
+
+    deinit { live?.shutdown(gracePeriod: 1_000_000_000) }
+
+    func client() throws -> TestClient {
+        if let embedded { return TestClient(embedded: embedded) }
+        return try TestClient(port: live!.port)
+    }
+
+    var openConnections: Int { live?.openConnections ?? embedded!.openConnections }
+}

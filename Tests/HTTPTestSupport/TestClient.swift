@@ -3,11 +3,17 @@ import Glibc
 import Synchronization
 import HTTPServer
 
-/// A blocking socket client for tests, with a receive timeout so that a
-/// missing answer fails the test instead of hanging it.
+/// A blocking client for tests, over a socket or to an `EmbeddedServer`
+/// (the same bytes through the same connection code, on the test's thread),
+/// with a timeout so that a missing answer fails the test instead of
+/// hanging it.
 public final class TestClient {
+    /// The socket; -1 for an embedded client.
     public let fd: Int32
+    private let embedded: (client: EmbeddedClient, server: EmbeddedServer)?
     private var buffer: [UInt8] = []
+    /// How much of an embedded client's received bytes are in `buffer`.
+    private var taken = 0
     /// No single read operation (a response, to the close) takes longer.
     private let operationLimit: UInt64
     private var operationDeadline: UInt64 = .max
@@ -16,16 +22,29 @@ public final class TestClient {
         operationLimit = UInt64(timeoutSeconds) * 3_000_000_000
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
+        embedded = nil
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         guard address.connect(fd) else { throw SystemError("connect") }
     }
 
-    deinit { close(fd) }
+    /// A client of `server`, connected from `peer`. While it waits for
+    /// bytes the loop's clock moves a millisecond at a time, as time
+    /// passes for a real client.
+    public init(embedded server: EmbeddedServer, from peer: SocketAddress? = nil, timeoutSeconds: Int = 5) {
+        operationLimit = UInt64(timeoutSeconds) * 1_000_000_000
+        fd = -1
+        embedded = (server.connect(from: peer), server)
+    }
+
+    deinit {
+        if let embedded { embedded.client.close() } else { close(fd) }
+    }
 
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     public func send(_ bytes: [UInt8]) {
+        if let embedded { return embedded.client.write(bytes) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -34,17 +53,35 @@ public final class TestClient {
         }
     }
 
-    public func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() {
+        if let embedded { embedded.client.shutdownWrite() } else { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    }
 
     /// Reads more bytes; false on close or timeout.
     @discardableResult
     public func fill() -> Bool {
+        if let embedded { return fill(from: embedded.client, embedded.server) }
         if monotonicNanoseconds() > operationDeadline { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if n <= 0 { return false }
         buffer.append(contentsOf: chunk[0..<n])
         return true
+    }
+
+    private func fill(from client: EmbeddedClient, _ server: EmbeddedServer) -> Bool {
+        let deadline = min(operationDeadline, monotonicNanoseconds() &+ operationLimit)
+        while true {
+            server.run()
+            if client.received.count > taken {
+                buffer += client.received[taken...]
+                taken = client.received.count
+                return true
+            }
+            if client.serverClosed || monotonicNanoseconds() > deadline { return false }
+            server.loop.waitForTasks(upToNanoseconds: 1_000_000)
+            server.advance(seconds: 0.001)
+        }
     }
 
     /// One response: status, headers (lower-cased names), body by
@@ -93,6 +130,12 @@ public final class TestClient {
 
     /// Whether the server has closed the connection (reads 0 before the timeout).
     public func isClosedByServer() -> Bool {
+        if embedded != nil {
+            operationDeadline = monotonicNanoseconds() + operationLimit
+            defer { operationDeadline = .max }
+            while fill() {}
+            return embedded!.client.serverClosed
+        }
         var byte: UInt8 = 0
         while true {
             let n = recv(fd, &byte, 1, 0)

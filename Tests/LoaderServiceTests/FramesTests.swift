@@ -294,9 +294,8 @@ struct FramesTests {
     /// A client that stops reading misses frames (the ids show the gap) and
     /// gets the latest one when it reads again; a heartbeat keeps it alive.
     @Test func aSlowClientSkipsToTheLatestFrame() throws {
-        let app = TestApp()
+        let app = TestApp(server: { $0.streamHighWatermark = 1 })
         let stream = try app.open("/loaders/typing/frames?fps=10&stream=sse")
-        stream.streamHighWatermark = 1
         stream.reading = false
         app.advance(seconds: 1)
         let before = parseEventStream(stream.text).events.count

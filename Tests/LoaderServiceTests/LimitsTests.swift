@@ -72,17 +72,15 @@ struct LimitsTests {
     @Test func aBatchWhoseClientLeftStops() throws {
         // 24,011 units a frame (about 2 ms) of 10 small elements: 10,000
         // frames (1 MB, one page) would take 20 s or more.
-        let (server, service) = try startService { $0.maxWorkPerRequest = 1 << 40 }
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let app = TestApp { $0.maxWorkPerRequest = 1 << 40 }
         let body = Self.dots(10, animations: 2400)
-        do {
-            let client = try TestClient(port: server.port)
-            client.send("POST /loaders/preview?from=0&to=100&fps=100 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            #expect(eventually { service.heavyWork.count == 1 })
-            withExtendedLifetime(client) {}
-        }  // the client leaves
-        #expect(eventually { service.heavyWork.count == 0 })
-        let metrics = try get(server.port, "/metrics").text
+        let client = app.server.connect()
+        client.write("POST /loaders/preview?from=0&to=100&fps=100 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(app.server.wait { app.service.heavyWork.count == 1 })
+        client.close()  // the client leaves
+        #expect(app.server.wait { app.service.heavyWork.count == 0 })
+        #expect(client.received.isEmpty)
+        let metrics = try get(app, "/metrics").text
         #expect(metrics.contains(#"route="/loaders/preview",status="499"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("preview") })")
     }
 

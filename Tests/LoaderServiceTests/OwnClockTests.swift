@@ -61,14 +61,13 @@ struct OwnClockTests {
     /// others go on, the counts are exact, and the last takes the ticker
     /// with it.
     @Test func streamsThatEndOrGoDuringATickLeaveTheOthersGoingOn() throws {
-        let app = TestApp()
+        let app = TestApp(server: { $0.streamHighWatermark = 1 })
         let caches = try #require(app.server.storage as? LoopCaches)
         let short = try app.open("/loaders/typing/frames?fps=10&duration=0.3&stream=sse")
         let gone = try app.open("/loaders/typing/frames?fps=10&stream=sse")
         let slow = try app.open("/loaders/typing/frames?fps=10&stream=sse")
         let long = try app.open("/loaders/typing/frames?fps=10&stream=sse&t=1")
         #expect(caches.streamTickers.count == 1)
-        slow.streamHighWatermark = 1
         slow.reading = false
         app.advance(seconds: 0.1)
         gone.closesOnNextWrite = true
@@ -80,6 +79,7 @@ struct OwnClockTests {
         let first = try #require(frames(long).first)
         #expect(first.data.contains(#""t":1,"#))
         // The slow client took frames 0 and 1, which filled it: 2 and 3 skipped.
+        slow.reading = true
         #expect(frames(slow).map(\.lastEventID) == ["0", "1"])
         #expect(app.service.metrics.framesSkipped.load(ordering: .relaxed) == 2)
         // Sent: short 3, gone 3 (the last went to a closing client), slow 2, long 4.

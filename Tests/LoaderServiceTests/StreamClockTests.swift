@@ -81,10 +81,9 @@ struct StreamClockTests {
     /// skips frames and gets the latest when it reads again; a shutdown ends
     /// each with `event: end`.
     @Test func aSlowViewerSkipsAndShutdownEndsEveryViewer() throws {
-        let app = TestApp()
+        let app = TestApp(server: { $0.streamHighWatermark = 1 })
         let reader = try app.open("/loaders/pulse-dots/frames?stream=sse&clock=shared&fps=10")
         let stalled = try app.open("/loaders/pulse-dots/frames?stream=sse&clock=shared&fps=10")
-        stalled.streamHighWatermark = 1
         stalled.reading = false
         app.advance(seconds: 1)
         #expect(frames(reader).count >= 10)

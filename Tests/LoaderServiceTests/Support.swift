@@ -113,27 +113,30 @@ func vectorsFixture() throws -> Data {
     return try Data(contentsOf: here.deletingLastPathComponent().appendingPathComponent("LoaderEngineTests/Fixtures/vectors.json"))
 }
 
-/// The service with no socket (`EmbeddedServer`): each request goes
-/// straight through its pipeline on an embedded loop, and streams run on a
-/// clock the test moves. For every test that is not about sockets.
+/// The service with no socket (`EmbeddedServer`): each request's bytes go
+/// through the real connection and parser on an embedded loop, and streams
+/// run on a clock the test moves. For every test that is not about sockets.
 final class TestApp {
     let service: LoaderService
     let server: EmbeddedServer
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, catalog: LoaderCatalog = .standard,
-         sessions: (any SessionStore)? = nil) {
+         sessions: (any SessionStore)? = nil, logger: Logger = Logger(level: .off),
+         server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) {
         var configuration = ServiceConfiguration.embeddedDefault()
         configuration.logLevel = .off
         configure(&configuration)
-        service = LoaderService(configuration: configuration, catalog: catalog, logger: Logger(level: .off), sessions: sessions)
-        server = EmbeddedServer(responder: service)
+        var serverConfiguration = HTTPServerConfiguration()
+        configureServer(&serverConfiguration)
+        service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)
+        server = EmbeddedServer(responder: service, configuration: serverConfiguration)
     }
 
     /// One request and its whole answer. A stream is read to its end, the
     /// clock moved frame by frame, for at most `streamSeconds` of its time.
     func request(_ method: String, _ target: String, _ headers: [String: String] = [:], body: [UInt8] = [],
-                 streamSeconds: Double = 120) throws -> TestResponse {
-        let r = try server.request(HTTPMethod(method), target, headers: headers.map { ($0.key, $0.value) }, body: body)
+                 from peer: SocketAddress? = nil, streamSeconds: Double = 120) throws -> TestResponse {
+        let r = server.request(HTTPMethod(method), target, headers: headers.map { ($0.key, $0.value) }, body: body, from: peer)
         var names: [String: String] = [:]
         for (name, value) in r.headers { names[name.lowercased()] = value }
         guard let stream = r.stream else { return TestResponse(status: r.status, headers: names, body: r.body) }
@@ -143,12 +146,12 @@ final class TestApp {
             waited += 0.01
         }
         stream.close()
-        return TestResponse(status: r.status, headers: names, body: stream.bytes)
+        return TestResponse(status: r.status, headers: names, body: Array(stream.bytes))
     }
 
     /// Opens a stream and leaves it open: the test moves the clock.
     func open(_ target: String, _ headers: [String: String] = [:]) throws -> EmbeddedStream {
-        let r = try server.request(.GET, target, headers: headers.map { ($0.key, $0.value) })
+        let r = server.request(.GET, target, headers: headers.map { ($0.key, $0.value) })
         guard let stream = r.stream else { throw TestFailure("\(target) is not a stream: \(r.status) \(r.text)") }
         return stream
     }

@@ -12,7 +12,11 @@ final class Connection: Selectable, StreamSink {
     /// Its loop's share of the server (scratch buffer, caches, counts).
     private let loopState: ServerCore.LoopState
     let peer: SocketAddress?
-    private var registration: Registration!
+    /// The socket's place in the loop's epoll set (nil when embedded).
+    private var registration: Registration?
+    /// An embedded connection's client, in memory, in place of a socket
+    /// (`EmbeddedServer`): every system call below goes to it instead.
+    private let embedded: EmbeddedClient?
     private var parser: HTTPRequestParser
 
     // Input is read into the loop's scratch buffer; only the bytes of a
@@ -43,10 +47,26 @@ final class Connection: Selectable, StreamSink {
         self.loopState = server.loopStates[loop.index]
         self.peer = peer
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
-        let now = monotonicNanoseconds()
+        embedded = nil
+        let now = loop.now
         lastActivity = now
         lastWriteProgress = now
-        registration = try loop.register(fd, self, events: CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP)
+        registration = try loop.register(fd, self, events: registeredEvents)
+    }
+
+    /// A connection whose client is `client`, in memory, on an embedded loop.
+    init(embedded client: EmbeddedClient, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
+        fd = -1
+        self.loop = loop
+        self.server = server
+        self.loopState = server.loopStates[loop.index]
+        self.peer = peer
+        self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        embedded = client
+        let now = loop.now
+        lastActivity = now
+        lastWriteProgress = now
+        client.interest = registeredEvents
     }
 
     // MARK: Events
@@ -64,7 +84,7 @@ final class Connection: Selectable, StreamSink {
 
     private func readAvailable() {
         let scratch = loopState.scratch
-        let n = read(fd, scratch.baseAddress, scratch.count)
+        let n = embedded?.read(into: scratch) ?? read(fd, scratch.baseAddress, scratch.count)
         if n > 0 {
             let now = loop.wakeTime
             if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
@@ -201,7 +221,7 @@ final class Connection: Selectable, StreamSink {
                 server.requestCompleted()
                 return
             }
-            Socket.setOption(fd, SOL_SOCKET, SO_SNDBUF, Int32(server.configuration.streamSendBufferBytes))
+            if embedded == nil { Socket.setOption(fd, SOL_SOCKET, SO_SNDBUF, Int32(server.configuration.streamSendBufferBytes)) }
             let writer = StreamWriter(loop: loop, sink: self)
             state = .streaming(writer, ending: closing)
             server.streamOpened()
@@ -257,7 +277,7 @@ final class Connection: Selectable, StreamSink {
             flush()
             return
         }
-        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let n = bytes.withUnsafeBytes { embedded?.send($0) ?? Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if n == bytes.count {
             lastWriteProgress = loop.wakeTime
             return
@@ -311,6 +331,10 @@ final class Connection: Selectable, StreamSink {
     /// socket is full, -1 on error.
     private func writeGathered() -> Int {
         output.withIOVecs(limit: 64) { iov -> Int in
+            if let embedded {
+                let n = embedded.send(UnsafeBufferPointer(iov))
+                return n >= 0 ? n : errno == EAGAIN ? 0 : -1
+            }
             var message = msghdr()
             message.msg_iov = iov.baseAddress
             message.msg_iovlen = iov.count
@@ -350,7 +374,8 @@ final class Connection: Selectable, StreamSink {
         if input == .reading { events |= CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP }
         if !output.isEmpty { events |= CLINUX_EPOLLOUT }
         guard events != registeredEvents else { return }
-        loop.modify(registration, events: events)
+        if let registration { loop.modify(registration, events: events) }
+        embedded?.interest = events
         registeredEvents = events
     }
 
@@ -406,8 +431,8 @@ final class Connection: Selectable, StreamSink {
         let previous = state
         if case .closed = previous { return }
         state = .closed
-        loop.deregister(registration)
-        Glibc.close(fd)
+        if let registration { loop.deregister(registration) }
+        if let embedded { embedded.serverClosedConnection() } else { Glibc.close(fd) }
         loopState.queuedOutput -= output.bytes
         output.removeAll()
         switch previous {

@@ -1,139 +1,201 @@
-/// Drives a responder with no socket, in the manner of NIO's
-/// `EmbeddedChannel` and Hummingbird's router test framework: a test hands
-/// it a request and reads the whole answer (status, headers, body), waits
-/// for a deferred answer, and reads a stream's bytes while moving the
-/// loop's clock itself. One embedded loop; use it from one thread.
+/// Drives the real server with no socket, in the manner of NIO's
+/// `EmbeddedChannel`: bytes go in through an `EmbeddedClient`, through the
+/// same `Connection` and parser a socket's bytes go through (framing,
+/// keep-alive, pipelining, limits, timeouts), and the answer's bytes come
+/// out. The test sets each client's address, and the loop's clock moves only
+/// when the test moves it. One embedded loop; use it from one thread.
 public final class EmbeddedServer {
     public let loop: EventLoop
     public let responder: any HTTPResponder
-    /// The responder's per-loop storage (`makeLoopStorage`).
-    let storage: AnyObject?
-    private var streams: [EmbeddedStream] = []
-    public private(set) var isShuttingDown = false
+    let core: ServerCore
+    private var connections: [(client: EmbeddedClient, connection: Connection)] = []
 
-    public init(responder: any HTTPResponder) {
+    public init(responder: any HTTPResponder, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
+        var configuration = configuration
+        configuration.eventLoops = 1
         self.responder = responder
+        core = ServerCore(configuration: configuration, responder: responder)
         loop = .embedded()
-        storage = responder.makeLoopStorage(for: loop)
+        core.loopStates[0].responderStorage = responder.makeLoopStorage(for: loop)
+        core.attach(to: loop)
     }
 
-    /// Streams still open end with the server, as a connection's do when it
-    /// closes (which also lets go of each writer's sink).
+    /// Connections still open end with the server.
     deinit {
-        for stream in streams { stream.close() }
+        for (_, connection) in connections where !connection.isClosed { connection.close() }
     }
 
-    /// One request, answered as a connection would answer it: `HEAD` has
-    /// no body, a deferred answer is waited for (up to `timeoutSeconds` of
-    /// real time), and a stream is opened (read it through `stream`).
-    public func request(_ method: HTTPMethod, _ target: String, headers: [(String, String)] = [],
-                        body: [UInt8] = [], timeoutSeconds: Double = 5) throws(HTTPParseError) -> EmbeddedResponse {
-        let request = try HTTPRequest(method: method, target: target, headers: HTTPHeaders(headers), body: body)
-        var response = responder.respond(to: request, context: RequestContext(loop: loop, peer: nil, storage: storage))
-        loop.runPending()
-        if case .deferred(let start) = response.body {
-            let answer = DeferredAnswer()
-            start(ResponsePromise(loop: loop) { answer.response = $0 })
-            let deadline = monotonicNanoseconds() &+ UInt64(timeoutSeconds * 1e9)
-            while answer.response == nil, monotonicNanoseconds() < deadline {
-                loop.waitForTasks(upToNanoseconds: deadline &- monotonicNanoseconds())
-            }
-            guard let final = answer.response else {
-                return EmbeddedResponse(status: 0, headers: response.headers, body: [], stream: nil)
-            }
-            response = final
-        }
-        switch response.body {
-        case .bytes(let bytes):
-            // As a connection sends it: Content-Length (also for HEAD), no body for HEAD, 204 and 304.
-            var headers = response.headers
-            let hasLength = !(response.status.code < 200 || response.status.code == 204 || response.status.code == 304)
-            if hasLength { headers.replace("Content-Length", String(bytes.count)) }
-            return EmbeddedResponse(status: response.status.code, headers: headers, body: hasLength && method != .HEAD ? bytes : [], stream: nil)
-        case .stream(let start):
-            guard method != .HEAD else {
-                return EmbeddedResponse(status: response.status.code, headers: response.headers, body: [], stream: nil)
-            }
-            let stream = EmbeddedStream(loop: loop)
-            streams.append(stream)
-            start(stream.writer)
-            if isShuttingDown { stream.writer.shutdown() }
+    public var configuration: HTTPServerConfiguration { core.configuration }
+    /// The responder's per-loop storage (`makeLoopStorage`).
+    public var storage: AnyObject? { core.loopStates[0].responderStorage }
+    public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
+    public var isShuttingDown: Bool { core.isShuttingDown }
+
+    /// A client connects from `peer`.
+    public func connect(from peer: SocketAddress? = nil) -> EmbeddedClient {
+        let client = EmbeddedClient(server: self)
+        let connection = Connection(embedded: client, loop: loop, server: core, peer: peer)
+        core.openConnections.add(1, ordering: .relaxed)
+        core.connectionOpened(connection)
+        connections.append((client, connection))
+        return client
+    }
+
+    /// Runs what is due now: handed-over tasks, timers, and each
+    /// connection's I/O, until nothing more moves.
+    public func run() {
+        loop.assertInLoop()
+        for _ in 0..<100_000 {
             loop.runPending()
-            return EmbeddedResponse(status: response.status.code, headers: response.headers, body: [], stream: stream)
-        case .deferred:
-            preconditionFailure("a deferred answer completed with another deferred answer")
+            var moved = false
+            for (client, connection) in connections {
+                let events = client.readyEvents
+                guard events != 0 else { continue }
+                connection.handle(events: events)
+                moved = true
+            }
+            connections.removeAll { $0.connection.isClosed }
+            if !moved && !loop.hasTasks { return }
         }
+        preconditionFailure("an embedded connection never settled")
     }
 
-    /// Moves the loop's clock, running every timer due on the way.
+    /// Waits up to `seconds` of real time for `condition`, taking answers
+    /// that other threads (workers, a store) hand to the loop meanwhile.
+    @discardableResult
+    public func wait(seconds: Double = 5, until condition: () -> Bool) -> Bool {
+        run()
+        let deadline = monotonicNanoseconds() &+ UInt64(seconds * 1e9)
+        while !condition() {
+            let now = monotonicNanoseconds()
+            guard now < deadline else { return false }
+            loop.waitForTasks(upToNanoseconds: min(deadline &- now, 50_000_000))
+            run()
+        }
+        return true
+    }
+
+    /// One request on a new connection, answered as a client reads it: the
+    /// whole answer, or a stream's head (read on through `stream`). A
+    /// deferred answer is waited for up to `timeoutSeconds` of real time.
+    public func request(_ method: HTTPMethod, _ target: String, headers: [(String, String)] = [],
+                        body: [UInt8] = [], from peer: SocketAddress? = nil, timeoutSeconds: Double = 5) -> EmbeddedResponse {
+        let client = connect(from: peer)
+        var head = "\(method.rawValue) \(target) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: embedded\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == .POST || method == .PUT { head += "Content-Length: \(body.count)\r\n" }
+        client.write(Array((head + "\r\n").utf8) + body)
+        var answer: EmbeddedResponse?
+        wait(seconds: timeoutSeconds) {
+            answer = EmbeddedResponse(reading: client, method: method)
+            return answer != nil
+        }
+        guard let answer else {
+            client.close()
+            return EmbeddedResponse(status: 0, headers: HTTPResponseHeaders(), body: [], stream: nil)
+        }
+        if answer.stream == nil { client.close() }
+        return answer
+    }
+
+    /// Moves the loop's clock, running every timer due on the way and the
+    /// I/O it causes, in order.
     public func advance(seconds: Double) {
-        loop.advance(byNanoseconds: UInt64((seconds * 1e9).rounded()))
+        loop.advance(byNanoseconds: UInt64((seconds * 1e9).rounded()), step: run)
     }
 
-    /// A graceful shutdown: open streams get their last message.
+    /// A graceful shutdown: idle connections close, open streams get their
+    /// last message.
     public func shutdown() {
-        isShuttingDown = true
-        for stream in streams where stream.writer.isOpen { stream.writer.shutdown() }
-        loop.runPending()
+        core.beginShutdown()
+        for (_, connection) in connections { connection.beginShutdown() }
+        run()
     }
 }
 
-/// A whole answer from an `EmbeddedServer`.
+/// A whole answer from an `EmbeddedServer`, parsed from the bytes the
+/// client received.
 public struct EmbeddedResponse {
-    /// 0 when a deferred answer never came.
+    /// 0 when no answer came.
     public let status: Int
     public let headers: HTTPResponseHeaders
     public let body: [UInt8]
-    /// The stream, when the answer is one.
+    /// The stream, when the answer is one (no length: it runs until closed).
     public let stream: EmbeddedStream?
 
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    init(status: Int, headers: HTTPResponseHeaders, body: [UInt8], stream: EmbeddedStream?) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.stream = stream
+    }
+
+    /// The first answer in what `client` received, once it has all come.
+    init?(reading client: EmbeddedClient, method: HTTPMethod) {
+        let bytes = client.received
+        guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else { return nil }
+        let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n").map(String.init)
+        guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/1.1 "),
+              let status = Int(statusLine.dropFirst(9).prefix(3)) else { return nil }
+        var headers = HTTPResponseHeaders()
+        var length: Int?
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = String(line[..<colon]), value = line[line.index(after: colon)...].drop { $0 == " " }
+            headers.add(name, String(value))
+            if name.lowercased() == "content-length" { length = Int(value) }
+        }
+        let bodyStart = end.upperBound
+        if method == .HEAD || status == 204 || status == 304 || status < 200 {
+            self.init(status: status, headers: headers, body: [], stream: nil)
+        } else if let length {
+            guard bytes.count - bodyStart >= length else { return nil }
+            self.init(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length]), stream: nil)
+        } else {
+            self.init(status: status, headers: headers, body: [], stream: EmbeddedStream(client: client, bodyStart: bodyStart))
+        }
+    }
 }
 
-/// A stream's client end: what has been written so far, whether it ended,
-/// and whether the client reads (`reading = false` lets output pile up, as
-/// a client that stops reading does).
-public final class EmbeddedStream: StreamSink {
-    public private(set) var bytes: [UInt8] = []
-    public private(set) var isFinished = false
-    /// While false, writes count as queued and `hasRoom` turns false once
-    /// they pass `streamHighWatermark`.
-    public var reading = true {
-        didSet { if reading { queuedBytes = 0 } }
-    }
-    public private(set) var queuedBytes = 0
-    public var streamHighWatermark = HTTPServerConfiguration().streamHighWatermark
-    /// The client goes away during the next write, as a connection whose
-    /// `send` fails closes inside it.
-    public var closesOnNextWrite = false
-    private(set) var writer: StreamWriter!
+/// A stream's client end: what has come so far, whether the server ended
+/// it, and whether the client reads (`reading = false` lets the server's
+/// output pile up, as a client that stops reading does).
+public final class EmbeddedStream {
+    public let client: EmbeddedClient
+    private let bodyStart: Int
 
-    init(loop: EventLoop) {
-        writer = StreamWriter(loop: loop, sink: self)
+    init(client: EmbeddedClient, bodyStart: Int) {
+        self.client = client
+        self.bodyStart = bodyStart
     }
 
+    /// The stream's bytes so far (after the answer's head).
+    public var bytes: ArraySlice<UInt8> { client.received[bodyStart...] }
     public var text: String { String(decoding: bytes, as: UTF8.self) }
-    public var isOpen: Bool { writer.isOpen }
+    /// Neither side has closed it.
+    public var isOpen: Bool { !client.serverClosed && !client.isClosed }
+    /// The server ended it (the client read to the end).
+    public var isFinished: Bool { client.serverClosed && !client.isClosed }
 
-    func send(_ bytes: [UInt8]) {
-        if closesOnNextWrite {
-            closesOnNextWrite = false
-            writer.connectionClosed()
-            return
+    public var reading: Bool {
+        get { client.reading }
+        set {
+            client.reading = newValue
+            client.server.run()
         }
-        self.bytes += bytes
-        if !reading { queuedBytes += bytes.count }
     }
 
-    func finishStream() {
-        isFinished = true
-        writer.connectionClosed()
+    public var closesOnNextWrite: Bool {
+        get { client.closesOnNextWrite }
+        set { client.closesOnNextWrite = newValue }
     }
 
     /// The client goes away.
-    public func close() { writer.connectionClosed() }
-}
-
-private final class DeferredAnswer: @unchecked Sendable {
-    var response: HTTPResponse?
+    public func close() {
+        guard !client.isClosed else { return }
+        client.close()
+    }
 }

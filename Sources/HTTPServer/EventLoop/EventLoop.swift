@@ -243,8 +243,12 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runTimers() {
-        let now = self.now
         fireTimers(dueBy: now)
+        tickIfDue()
+    }
+
+    private func tickIfDue() {
+        let now = self.now
         if now >= nextTick {
             nextTick = now &+ tickInterval
             onTick?()
@@ -263,29 +267,38 @@ extension EventLoop {
         let loop = try! EventLoop(index: index)
         loop.runningThread = pthread_self()
         loop.manualNow = 1_000_000_000_000
+        loop.nextTick = loop.now &+ loop.tickInterval
         return loop
     }
 
-    /// Runs the tasks handed over with `execute`, then the timers due now.
+    /// Runs the tasks handed over with `execute`, then the timers due now
+    /// (and the tick, when one is due).
     public func runPending() {
         assertInLoop()
         runTasks()
         fireTimers(dueBy: now, afterEach: runTasks)
+        tickIfDue()
     }
 
-    /// Moves an embedded loop's clock forward, running each timer at its
-    /// own deadline in order, as the real loop would.
-    public func advance(byNanoseconds nanoseconds: UInt64) {
+    /// Moves an embedded loop's clock forward, running each timer (and
+    /// tick) at its own deadline in order, as the real loop would; `step`
+    /// runs what is due at each (by default `runPending`; an embedded
+    /// server also delivers its connections' I/O there).
+    public func advance(byNanoseconds nanoseconds: UInt64, step: (() -> Void)? = nil) {
         precondition(manualNow != nil, "advance is for embedded loops")
+        let step = step ?? runPending
         let target = now &+ nanoseconds
-        runPending()
-        while let next = timers.nextDeadline, next <= target {
+        step()
+        while case let next = min(timers.nextDeadline ?? .max, onTick == nil ? .max : nextTick), next <= target {
             manualNow = max(now, next)
-            runPending()
+            step()
         }
         manualNow = target
-        runPending()
+        step()
     }
+
+    /// Whether tasks handed over with `execute` wait.
+    var hasTasks: Bool { tasks.withLock { !$0.isEmpty } }
 
     /// Waits up to `nanoseconds` of real time for a task from another
     /// thread (a deferred answer), then runs what came. True if one came.

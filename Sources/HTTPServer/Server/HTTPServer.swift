@@ -41,21 +41,8 @@ public final class HTTPServer: @unchecked Sendable {
             if port == 0 { port = listener.address.port }  // every host on the same port
             listeners.append(listener)
         }
-        let tick = max(5_000_000, min(1_000_000_000, min(configuration.headerTimeout, configuration.idleTimeout, configuration.streamStallTimeout) / 4))
         for loop in loops {
-            let state = core.loopStates[loop.index]
-            state.date.refresh()
-            loop.tickInterval = tick
-            loop.onTick = { [core] in
-                state.date.refresh()
-                let now = monotonicNanoseconds()
-                for connection in Array(state.connections.values) { connection.checkTimeouts(now: now) }
-                core.shedStalledClients(on: loop, now: now)
-                if loop.index == 0 { core.releaseMemoryAfterDrops(now: now) }
-            }
-            loop.onStop = {
-                for connection in Array(state.connections.values) { connection.close() }
-            }
+            core.attach(to: loop)
             try loop.start()
         }
         for loop in loops {

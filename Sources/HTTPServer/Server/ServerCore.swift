@@ -46,6 +46,26 @@ final class ServerCore: @unchecked Sendable {
         loopStates = (0..<configuration.eventLoops).map { _ in LoopState(scratchSize: max(configuration.readBufferSize, 64 * 1024)) }
     }
 
+    /// Gives `loop` its share of the server's upkeep: each tick refreshes
+    /// the Date header and enforces timeouts and the output cap, on the
+    /// loop's own clock (an embedded loop's is the test's).
+    func attach(to loop: EventLoop) {
+        let state = loopStates[loop.index]
+        state.date.refresh()
+        let c = configuration
+        loop.tickInterval = max(5_000_000, min(1_000_000_000, min(c.headerTimeout, c.idleTimeout, c.streamStallTimeout) / 4))
+        loop.onTick = { [self] in
+            state.date.refresh()
+            let now = loop.now
+            for connection in Array(state.connections.values) { connection.checkTimeouts(now: now) }
+            shedStalledClients(on: loop, now: now)
+            if loop.index == 0 { releaseMemoryAfterDrops(now: now) }
+        }
+        loop.onStop = {
+            for connection in Array(state.connections.values) { connection.close() }
+        }
+    }
+
     var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
     func beginShutdown() { shuttingDown.store(true, ordering: .releasing) }
 
