@@ -1,4 +1,5 @@
-// libFuzzer target: query strings through the parameter parser, the loaders
+// libFuzzer target: query strings through the frames query (the parser every
+// frames endpoint uses), the parameter parser, the loaders
 // and the frame encoder, for every loader; the JSON must be well formed enough
 // to start and end as an object, and nothing may crash, hang or leak.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,11 +11,16 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         items.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
     }
     for definition in LoaderCatalog.standard.loaders {
-        guard let query = try? FrameQuery(definition, items: items) else { continue }
-        let json = FrameEncoder.encode(query.frame)
-        if json.first != UInt8(ascii: "{") || json.last != UInt8(ascii: "}") { fatalError("malformed frame JSON") }
-        var renderer = FrameRenderer(query.loader)
-        _ = renderer.encodedFrame(at: query.t * 0.5)
+        // As the frames endpoint reads it, asked for one frame and for a stream.
+        for streaming in [false, true] {
+            guard let query = try? FrameQuery(definition, items: items, eventStream: { streaming }),
+                  let loader = try? query.configured(), let t = try? query.time("t") ?? 0 else { continue }
+            _ = try? query.fps(default: 50)
+            let json = FrameEncoder.encode(loader.frame(at: t))
+            if json.first != UInt8(ascii: "{") || json.last != UInt8(ascii: "}") { fatalError("malformed frame JSON") }
+            var renderer = FrameRenderer(loader)
+            _ = renderer.encodedFrame(at: t * 0.5)
+        }
     }
     return 0
 }

@@ -2,11 +2,6 @@ import HTTPServer
 import LoaderEngine
 
 extension LoaderService {
-    /// Query names the frames endpoint takes besides the loader's own.
-    static let frameQueryNames: Set<String> = ["t", "from", "to", "fps", "stream", "duration", "clock"]
-    /// Those a stream uses: a loader parameter of one of these names is
-    /// `loader.<name>` in a stream.
-    static let streamQueryNames: Set<String> = ["t", "fps", "stream", "duration", "clock"]
     /// A batch answers at most this many frames, and at most
     /// `maxBatchBytes`; past either, a `next` link continues it.
     static let maxBatchFrames = 10_000
@@ -14,61 +9,14 @@ extension LoaderService {
     /// asks for it, so a client that does not read holds at most this.
     static let maxBatchBytes = 8 << 20
 
-    /// The frames query, split: the endpoint's own values and the loader's.
-    ///
-    /// One name is shared: a stream's `duration` is its length, while the
-    /// switch loader has a `duration` parameter (its period). In a stream
-    /// `duration` is the stream's; in a single frame or a batch it is the
-    /// loader's. In a stream `loader.<name>` names a loader parameter whose
-    /// name the stream uses (`loader.duration=2` sets the switch's period);
-    /// elsewhere the plain name does, and the prefix is refused, as the
-    /// OpenAPI document says.
-    struct FramesQuery {
-        var values = OwnValues()
-        var loaderItems: [(name: String, value: String)] = []
-        /// Whether the request asks for a live stream (`stream=sse` or
-        /// `Accept: text/event-stream`).
-        let streaming: Bool
-
-        init(_ request: HTTPRequest, _ definition: LoaderDefinition) throws {
-            // Asked only for the names whose meaning depends on it.
-            func streaming() -> Bool { request.queryValue("stream") == "sse" || Negotiation.wantsEventStream(request) }
-            for item in request.query {
-                if item.name.hasPrefix("loader.") {
-                    let name = String(item.name.dropFirst("loader.".count))
-                    guard streaming(), LoaderService.streamQueryNames.contains(name), definition.hasParameter(named: name) else {
-                        throw ServiceError(.badRequest, "unknown_parameter",
-                                           "unknown parameter \(quoted(item.name)); loader.<name> names a loader parameter that a stream's own \(quoted(name)) would hide, elsewhere write \(quoted(name))")
-                    }
-                    loaderItems.append((name, item.value))
-                } else if item.name == "duration" && definition.hasParameter(named: "duration") && !streaming() {
-                    loaderItems.append(item)
-                } else if try !values.take(item.name, item.value) {
-                    loaderItems.append(item)
-                }
-            }
-            self.streaming = values.stream == "sse" || Negotiation.wantsEventStream(request)
-        }
-
-        func time(_ name: String) throws -> Double? {
-            guard let text = values[name] else { return nil }
-            do { return try TimeValue.parse(name, text) } catch { throw ServiceError(error) }
-        }
-
-        func fps(default value: Double) throws -> Double {
-            guard let text = values.fps else { return value }
-            return try LoaderService.fps(text)
-        }
-    }
-
     /// `GET /loaders/{name}/frames`: one frame, a batch, or a live stream.
     /// `peer` says whose share of heavy work a costly batch takes; a
     /// request already off the loop, in heavy `job` (a preview), computes it
     /// where it is.
     func frames(_ definition: LoaderDefinition, _ request: HTTPRequest, _ caches: LoopCaches, peer: SocketAddress? = nil,
                 in job: HeavyJob? = nil) throws -> HTTPResponse {
-        let query = try FramesQuery(request, definition)
-        if let stream = query.values.stream, stream != "sse" {
+        let query = try FrameQuery(request, definition)
+        if let stream = query.stream, stream != "sse" {
             throw ServiceError.invalid("stream must be sse")
         }
         let configured: LoaderCache.Entry
@@ -82,14 +30,14 @@ extension LoaderService {
             return try stream(configured.loader, query, request, caches)
         }
         try Negotiation.requireJSON(request)
-        if query.values.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
-        if query.values.from != nil || query.values.to != nil {
+        if query.clock != nil { throw ServiceError.invalid("clock applies to streams (Accept: text/event-stream or stream=sse)") }
+        if query.from != nil || query.to != nil {
             return try batch(configured.loader, query, request, in: job) { [self] in
                 ClientAddress.key(request, peer: peer, trusted: trustedProxies)
             }
         }
-        if query.values.fps != nil || query.values.duration != nil {
-            let name = query.values.fps != nil ? "fps" : "duration"
+        if query.fps != nil || query.duration != nil {
+            let name = query.fps != nil ? "fps" : "duration"
             throw ServiceError.invalid("\(name) applies to batches (from, to) and streams (Accept: text/event-stream or stream=sse)")
         }
         let explicit = try query.time("t")
@@ -114,10 +62,10 @@ extension LoaderService {
     /// frame on. One that costs more than about a millisecond is computed
     /// off the loop, in `client`'s share of heavy work (or in `job`, when the
     /// request is already off the loop), and stops if its client leaves.
-    func batch(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, in job: HeavyJob?,
+    func batch(_ loader: ConfiguredLoader, _ query: FrameQuery, _ request: HTTPRequest, in job: HeavyJob?,
                client: () -> String) throws -> HTTPResponse {
-        if query.values.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
-        if query.values.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
+        if query.t != nil { throw ServiceError.invalid("t cannot be combined with from and to; a batch starts at from") }
+        if query.duration != nil { throw ServiceError.invalid("duration applies to streams only") }
         guard let to = try query.time("to") else { throw ServiceError.invalid("to is required for a batch (frames from `from` to `to`)") }
         let from = try query.time("from") ?? 0
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
@@ -188,56 +136,10 @@ extension LoaderService {
     }
 }
 
-/// The frames endpoint's own query values (`frameQueryNames`), by name:
-/// stored fields, so a request makes no dictionary.
-struct OwnValues {
-    private(set) var t, from, to, fps, stream, duration, clock: String?
-
-    subscript(name: String) -> String? {
-        switch name {
-        case "t": t
-        case "from": from
-        case "to": to
-        case "fps": fps
-        case "stream": stream
-        case "duration": duration
-        case "clock": clock
-        default: nil
-        }
+extension FrameQuery {
+    /// The frames query of `request`: `Accept: text/event-stream` asks
+    /// for a stream as `stream=sse` does.
+    init(_ request: HTTPRequest, _ definition: LoaderDefinition) throws {
+        try self.init(definition, items: request.query) { Negotiation.wantsEventStream(request) }
     }
-
-    /// Keeps `value` when `name` is one of the endpoint's own names (false
-    /// when it is not); a name given twice is a 400.
-    mutating func take(_ name: String, _ value: String) throws -> Bool {
-        func keep(_ slot: inout String?) throws {
-            guard slot == nil else { throw ServiceError.invalid("\(name) is given more than once") }
-            slot = value
-        }
-        switch name {
-        case "t": try keep(&t)
-        case "from": try keep(&from)
-        case "to": try keep(&to)
-        case "fps": try keep(&fps)
-        case "stream": try keep(&stream)
-        case "duration": try keep(&duration)
-        case "clock": try keep(&clock)
-        default: return false
-        }
-        return true
-    }
-}
-
-extension LoaderService {
-    /// Frames per second of a batch or stream: 1…120.
-    static func fps(_ text: String) throws -> Double {
-        guard let fps = Double(text), fps.isFinite, fps >= 1, fps <= 120, isPlainNumber(text) else {
-            throw ServiceError.invalid("fps must be a number from 1 to 120")
-        }
-        return fps
-    }
-}
-
-/// A plain decimal (the engine's grammar: no hex, inf or nan).
-func isPlainNumber(_ text: String) -> Bool {
-    !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B || $0 == 0x2D }
 }

@@ -33,7 +33,7 @@ extension LoaderService {
         }
         try Negotiation.requireEventStream(request)
         let clock = try StreamClock(values["clock"])
-        let fps = try values["fps"].map(Self.fps) ?? Double(configuration.streamDefaultFps)
+        let fps = try values["fps"].map(FrameQuery.fps) ?? Double(configuration.streamDefaultFps)
         let frameCount = try Self.streamFrameCount(values["duration"], fps: fps)
         var t0 = 0.0
         if let text = values["t"] {

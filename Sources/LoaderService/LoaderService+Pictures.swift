@@ -6,8 +6,8 @@ extension LoaderService {
     /// `GET /loaders/{name}/frames.svg` (and `Accept: image/svg+xml` on
     /// `/frames`): one frame as SVG.
     func frameSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
-        let query = try FramesQuery(request, definition)
-        for name in ["from", "to", "fps", "stream", "duration", "clock"] where query.values[name] != nil {
+        let query = try FrameQuery(request, definition)
+        for name in FrameQuery.ownNames where name != "t" && query[name] != nil {
             throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
         }
         let loader: ConfiguredLoader
@@ -74,7 +74,7 @@ extension LoaderService {
             }
             label = item.value
         }
-        for item in request.query where LoaderService.frameQueryNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
+        for item in request.query where FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
             if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
             if item.name == "from" && from == nil {
                 do { from = try TimeValue.parse("from", item.value) } catch { throw ServiceError(error) }
@@ -93,7 +93,7 @@ extension LoaderService {
         let loader: ConfiguredLoader
         do { loader = try definition.configure(items) } catch { throw ServiceError(error) }
         guard Negotiation.accepts(request, export.mediaType) else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(export.mediaType); the Accept header excludes it")
+            throw ServiceError.notAcceptable(export.mediaType)
         }
         // CSS and HTML build the reduced-motion loop too.
         let frames = SVGAnimation.maxFrames * (export == .css || export == .html ? 2 : 1)
@@ -116,7 +116,7 @@ extension LoaderService {
     private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String, mediaType: String = "image/svg+xml",
                          contentType: String = "image/svg+xml") throws -> HTTPResponse {
         guard Negotiation.accepts(request, mediaType) else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is \(mediaType); the Accept header excludes it")
+            throw ServiceError.notAcceptable(mediaType)
         }
         return Self.cacheable(body, contentType: contentType, cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
     }

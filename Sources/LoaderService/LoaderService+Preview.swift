@@ -12,13 +12,7 @@ extension LoaderService {
         try Negotiation.requireJSONBody(request, "a loader definition, application/json")
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         return runHeavy(for: client) { [self] job in
-            do {
-                return try previewFrames(request, job)
-            } catch let error as ServiceError {
-                return error.response
-            } catch {
-                return ServiceError(.badRequest, "invalid_definition", "\(error)").response
-            }
+            do { return try previewFrames(request, job) } catch { return ServiceError(answering: error).response }
         }
     }
 

@@ -102,7 +102,7 @@ extension LoaderService {
             case "t": t = try time(item, t)
             case "fps":
                 guard fps == nil else { throw ServiceError.invalid("fps is given more than once") }
-                fps = try Self.fps(item.value)
+                fps = try FrameQuery.fps(item.value)
             case "stream":
                 guard item.value == "sse" else { throw ServiceError.invalid("stream must be sse") }
                 stream = item.value

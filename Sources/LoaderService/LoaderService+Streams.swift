@@ -5,17 +5,17 @@ extension LoaderService {
     /// A live server-sent event stream of frames: event k carries the frame
     /// at exactly `t0 + k/fps` and leaves when the real clock since the
     /// stream began reaches `k/fps` (within a millisecond: `StreamTicker`).
-    func stream(_ loader: ConfiguredLoader, _ query: FramesQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
-        if query.values.from != nil || query.values.to != nil {
+    func stream(_ loader: ConfiguredLoader, _ query: FrameQuery, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
+        if query.from != nil || query.to != nil {
             throw ServiceError.invalid("from and to are for batches; a stream starts at t and runs at fps")
         }
-        let clock = try StreamClock(query.values.clock)
+        let clock = try StreamClock(query.clock)
         let fps = try query.fps(default: Double(configuration.streamDefaultFps))
         try checkStreamWork(loader.frameCost, fps: fps)
-        let frameCount = try Self.streamFrameCount(query.values.duration, fps: fps)
+        let frameCount = try Self.streamFrameCount(query.duration, fps: fps)
         let startK = Self.resumeAfter(request)
         if case .shared = clock {
-            let steady = try sharedLoop(loader, query, t: query.values.t)
+            let steady = try sharedLoop(loader, query, t: query.t)
             let viewers = caches.sharedClockViewers, tickers = caches.streamTickers
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
                 let frames = viewers.frames(for: steady, fps: fps, shared: sharedClockFrames)
@@ -91,7 +91,7 @@ extension LoaderService {
 
     /// The steady loop a shared-clock stream folds the epoch into. Its time
     /// is the clock's, so `t` and the loader's events do not apply.
-    func sharedLoop(_ loader: ConfiguredLoader, _ query: FramesQuery, t: String?) throws -> SteadyLoop {
+    func sharedLoop(_ loader: ConfiguredLoader, _ query: FrameQuery, t: String?) throws -> SteadyLoop {
         if t != nil { throw ServiceError.invalid("t does not apply with clock=shared: the shared clock's time is the Unix epoch folded into the loader's loop") }
         if loader.events != LoaderEvents() {
             throw ServiceError.invalid("stop, finish and progress do not apply with clock=shared: the shared clock plays the loader's steady loop; use a session for events")

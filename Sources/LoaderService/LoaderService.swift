@@ -91,7 +91,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
             }
         } catch {
             // errorsAsJSON answers every error; this is its backstop.
-            return ServiceError(.internalServerError, "internal_error", "internal error").response
+            return ServiceError.internalError.response
         }
     }
 

@@ -29,6 +29,21 @@ public struct ServiceError: Error, Sendable {
 
     static func invalid(_ message: String) -> ServiceError { ServiceError(.badRequest, "invalid_parameter", message) }
 
+    /// 500, for what no refusal explains (the one place it is built).
+    static let internalError = ServiceError(.internalServerError, "internal_error", "internal error")
+
+    /// Any error thrown while answering, as its refusal: the service's and
+    /// the engine's own, and a 500 for anything else.
+    init(answering error: any Error) {
+        switch error {
+        case let error as ServiceError: self = error
+        case let error as ParameterError: self.init(error)
+        case let error as DefinitionError: self.init(error)
+        case let error as SessionError: self.init(error)
+        default: self = .internalError
+        }
+    }
+
     /// The same refusal, telling the client when to try again.
     func retryAfter(seconds: Int) -> ServiceError {
         var error = self
@@ -36,6 +51,10 @@ public struct ServiceError: Error, Sendable {
         return error
     }
     static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, "not_found", message) }
+    /// 406: the resource is `mediaType`, which the request's `Accept` excludes.
+    static func notAcceptable(_ mediaType: String) -> ServiceError {
+        ServiceError(.notAcceptable, "not_acceptable", "this resource is \(mediaType); the Accept header excludes it")
+    }
 
     /// The code for a status the server itself answers.
     static func code(for status: HTTPStatus) -> String {

@@ -4,7 +4,7 @@ import Testing
 struct ParameterTests {
     func error(_ loader: String, _ query: String) -> ParameterError? {
         do {
-            _ = try FrameQuery(LoaderCatalog.standard[loader]!, items: queryItems(query))
+            _ = try FrameQuery(LoaderCatalog.standard[loader]!, items: queryItems(query)).frame()
             return nil
         } catch {
             return error

@@ -52,5 +52,5 @@ func fixture(_ name: String) throws -> Data {
 }
 
 func frame(_ loader: String, _ query: String) throws -> Frame {
-    try FrameQuery(LoaderCatalog.standard[loader]!, items: queryItems(query)).frame
+    try FrameQuery(LoaderCatalog.standard[loader]!, items: queryItems(query)).frame()
 }

@@ -25,10 +25,10 @@ struct VectorTests {
     func matchesSpec(_ vector: Vector) throws {
         let definition = try #require(LoaderCatalog.standard[vector.loader])
         let query = try FrameQuery(definition, items: queryItems(vector.query))
-        let decoded = try decodeFrame(FrameEncoder.encode(query.frame))
+        let decoded = try decodeFrame(FrameEncoder.encode(query.frame()))
 
         #expect(decoded.loader == vector.loader)
-        #expect(decoded.t == query.t)
+        #expect(decoded.t == (try query.time("t") ?? 0))
         #expect(decoded.done == vector.done)
         #expect(decoded.elements.map(\.id) == vector.elements.map(\.id))
         let side = max(decoded.width, decoded.height)

@@ -15,9 +15,7 @@ extension LoaderService {
         let render: @Sendable (Result<T, SessionError>) -> HTTPResponse = { result in
             switch result {
             case .success(let value):
-                do { return try respond(value) } catch let error as ServiceError { return error.response } catch {
-                    return ServiceError(.internalServerError, "internal_error", "internal error").response
-                }
+                do { return try respond(value) } catch { return ServiceError(answering: error).response }
             case .failure(let error):
                 if error == .writeFailed { logger.log(.error, "session write failed") }
                 return ServiceError(error).response

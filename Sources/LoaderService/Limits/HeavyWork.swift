@@ -83,9 +83,7 @@ extension LoaderService {
                 .retryAfter(seconds: 1).response
         }
         return heavyWork.run(for: client) { running in
-            do { return try job(running) } catch {
-                return (error as? ServiceError ?? ServiceError(.internalServerError, "internal_error", "internal error")).response
-            }
+            do { return try job(running) } catch { return ServiceError(answering: error).response }
         }
     }
 }

@@ -6,11 +6,10 @@ extension LoaderService {
     func errorsAsJSON(_ r: inout ServiceRequest, _ next: Next) -> HTTPResponse {
         do {
             return try next(&r)
-        } catch let error as ServiceError {
-            return error.response
         } catch {
-            logger.log(.error, "unexpected error", [("error", .string("\(error)"))])
-            return ServiceError(.internalServerError, "internal_error", "internal error").response
+            let refusal = ServiceError(answering: error)
+            if refusal.status == .internalServerError { logger.log(.error, "unexpected error", [("error", .string("\(error)"))]) }
+            return refusal.response
         }
     }
 }

@@ -36,13 +36,13 @@ enum Negotiation {
 
     static func requireEventStream(_ request: HTTPRequest) throws {
         guard accepts(request, "text/event-stream") else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is text/event-stream; the Accept header excludes it")
+            throw ServiceError.notAcceptable("text/event-stream")
         }
     }
 
     static func requireJSON(_ request: HTTPRequest) throws {
         guard accepts(request, "application/json") else {
-            throw ServiceError(.notAcceptable, "not_acceptable", "this resource is application/json; the Accept header excludes it")
+            throw ServiceError.notAcceptable("application/json")
         }
     }
 }
