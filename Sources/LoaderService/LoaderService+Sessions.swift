@@ -156,7 +156,7 @@ extension LoaderService {
                 }
             }
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let frames = viewers.frames(store: sessions, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
+                let frames = viewers.frames(store: sessions, cache: sessionFrameCache, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
                 startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: tickers)
             }
         }
@@ -216,58 +216,6 @@ extension LoaderService {
             throw ServiceError(.badRequest, "invalid_body", "unknown field \(key); the body takes \(allowed.sorted().joined(separator: ", "))")
         }
         return value
-    }
-}
-
-/// The frames of a session at one fps on one event loop, on the session's
-/// clock: frame k at session time k/fps, encoded once by the store and
-/// shared by every viewer at that fps (so all of them receive the same ids).
-/// The store is asked once per frame for all of the loop's viewers. Loop
-/// thread only.
-final class SessionFrames: TickerFrames {
-    struct Key: Hashable { let id: String; let fps: Double }
-    let store: any SessionStore
-    let id: String
-    /// The session's clock on the wall clock: frame k at its creation + k/fps.
-    let clock: EpochFrames
-    var fps: Double { clock.fps }
-    private let registry: SessionViewers
-    /// The frame asked for last: a tick's viewers all ask for the same.
-    private var last: (k: Int, frame: SharedFrame)?
-
-    fileprivate init(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64, registry: SessionViewers) {
-        self.store = store
-        self.id = id
-        self.registry = registry
-        clock = EpochFrames(fps: fps, wallOffset: wallClock() - Double(now) / 1e9, origin: createdAt)
-    }
-
-    func event(_ k: Int) -> SharedFrame {
-        if let last, last.k == k { return last.frame }
-        let frame = store.sharedFrame(id, fps: fps, k: k) { frame, k in
-            ServerSentEvent.event(id: String(k), event: "frame", singleLineData: FrameEncoder.encode(frame))
-        }
-        last = (k, frame)
-        return frame
-    }
-
-    /// A viewer's stream ended.
-    func release() {
-        store.removeViewer(id)
-        registry.release(Key(id: id, fps: fps))
-    }
-}
-
-/// An event loop's `SessionFrames`, by session and fps, while they have
-/// viewers. Loop thread only.
-typealias SessionViewers = Holdings<SessionFrames.Key, SessionFrames>
-
-extension Holdings<SessionFrames.Key, SessionFrames> {
-    /// The frames for a new viewer (`release` them when its stream ends).
-    func frames(store: any SessionStore, id: String, createdAt: Double, fps: Double, now: UInt64) -> SessionFrames {
-        acquire(SessionFrames.Key(id: id, fps: fps)) {
-            SessionFrames(store: store, id: id, createdAt: createdAt, fps: fps, now: now, registry: self)
-        }
     }
 }
 

@@ -83,7 +83,7 @@ final class SharedClockFrames: Sendable {
     func wallOffset(now: UInt64) -> Double {
         offset.withLock { offset in
             if let offset, now &- offset.sampledAt < 60_000_000_000 { return offset.seconds }
-            let seconds = wallClock() - Double(now) / 1e9
+            let seconds = WallClock.system.now() - Double(now) / 1e9
             offset = (now, seconds)
             return seconds
         }

@@ -32,6 +32,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let streamAdmission: StreamAdmission
     /// `POST /sessions` by client address, without `sessionCreateKey`.
     let sessionCreation: RateLimiter
+    /// Watched sessions' stream frames, each made once for every viewer.
+    let sessionFrameCache = SessionFrameCache()
     /// Set once before the server starts.
     private(set) weak var server: HTTPServer?
 
@@ -42,9 +44,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         self.catalog = catalog
         let logger = logger ?? Logger(level: configuration.logLevel)
         self.logger = logger
-        // An in-memory store opens no file: it cannot fail.
-        self.sessions = sessions ?? (try! LocalSessionStore(limits: configuration.sessionLimits, catalog: catalog, dataDirectory: nil,
-                                                        replicaName: configuration.replicaName, logger: logger))
+        self.sessions = sessions ?? LocalSessionStore(inMemory: configuration.sessionLimits, catalog: catalog,
+                                                      replicaName: configuration.replicaName, logger: logger)
         var router = Router<Endpoint>()
         for endpoint in Self.endpoints { router.add(endpoint.method, endpoint.path, endpoint) }
         self.router = router

@@ -103,7 +103,7 @@ public enum LogField: Sendable {
 }
 
 /// `2026-11-29T12:00:00.123Z`, now.
-func isoTimestamp() -> String { isoTimestamp(wallClock()) }
+func isoTimestamp() -> String { isoTimestamp(WallClock.system.now()) }
 
 /// `2026-11-29T12:00:00.123Z` for seconds since the epoch.
 func isoTimestamp(_ seconds: Double) -> String {

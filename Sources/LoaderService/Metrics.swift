@@ -111,7 +111,13 @@ public final class Metrics: Sendable {
         out += "loaderd_sse_frames_skipped_total \(framesSkipped.load(ordering: .relaxed))\n"
         out += "# HELP loaderd_sessions Live sessions.\n# TYPE loaderd_sessions gauge\n"
         out += "loaderd_sessions \(sessions.count)\n"
-        sessions.appendMetrics(to: &out)
+        for metric in sessions.metrics {
+            out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.kind.rawValue)\n"
+            switch metric.value {
+            case .int(let n): out += "\(metric.name) \(n)\n"
+            case .seconds(let s): out += "\(metric.name) \(s)\n"
+            }
+        }
         return Array(out.utf8)
     }
 }

@@ -80,30 +80,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// The Redis of `sessionStore`, with `redisPassword`; nil for the local store.
-    public var redisURL: RedisURL? {
-        guard sessionStore != "local", var url = try? RedisURL(parsing: sessionStore) else { return nil }
-        if let redisPassword { url.password = redisPassword }
-        return url
-    }
-
     /// Settings that cannot go together (each alone was accepted).
     public func validate() throws(ConfigurationError) {
-        guard sessionStore != "local" else {
-            if redisPassword != nil { throw ConfigurationError("redisPassword is for a sessionStore in Redis (redis://host:port); with the local store, leave it null") }
-            return
-        }
-        if redisPassword != nil, (try? RedisURL(parsing: sessionStore))?.password != nil {
-            throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
-        }
-        // Named without its password.
-        let sessionStore = (try? RedisURL(parsing: sessionStore))?.description ?? "redis"
-        if dataDir != nil {
-            throw ConfigurationError("dataDir is for the local session store; with sessionStore \(sessionStore) the sessions are in Redis: leave dataDir null")
-        }
-        if replicaName != nil {
-            throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(sessionStore) every replica serves every session: leave replicaName null")
-        }
+        try SessionStoreKind.named(sessionStore)?.validate(self)
     }
 
     public var sessionLimits: SessionLimits {
@@ -158,7 +137,7 @@ extension ServiceConfiguration {
             case addressRanges
             /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
             case optionalLabel
-            /// `local` or a `redis://` URL.
+            /// A value that names a store (`SessionStoreKind`).
             case sessionStore
             case integer(ClosedRange<Int>)
             case seconds(ClosedRange<Double>)
@@ -195,7 +174,7 @@ extension ServiceConfiguration {
             case .string: return "a string"
             case .optionalString: return "a string or null"
             case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
-            case .sessionStore: return "local or redis://[user:password@]host:port[/db]"
+            case .sessionStore: return SessionStoreKind.all.map(\.form).joined(separator: " or ")
             case .bool: return "true or false"
             case .stringList: return "a list of strings (comma-separated in the environment)"
             case .addressRanges: return "a list of addresses or CIDR ranges such as 10.0.0.0/8 or ::1 (comma-separated in the environment)"
@@ -299,9 +278,7 @@ extension ServiceConfiguration {
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
 
-    static func isSessionStore(_ text: String) -> Bool {
-        text == "local" || (try? RedisURL(parsing: text)) != nil
-    }
+    static func isSessionStore(_ text: String) -> Bool { SessionStoreKind.named(text) != nil }
 
     /// Applies a JSON object of settings; unknown keys and bad values are errors.
     public mutating func apply(json: JSONValue, source: String) throws(ConfigurationError) {

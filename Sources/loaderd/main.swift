@@ -53,29 +53,19 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.maxBufferedBytes = configuration.maxBufferedBytes
 
     let sessions: any SessionStore
-    var redisStore: RedisSessionStore?
-    if configuration.sessionStore == "local" {
-        do {
-            sessions = try LocalSessionStore(limits: configuration.sessionLimits, catalog: catalog,
-                                             dataDirectory: configuration.dataDir, replicaName: configuration.replicaName, logger: logger)
-        } catch {
-            logger.flush()
-            FileHandleOutput.standardError("loaderd: dataDir: \(error)\n")
-            exit(2)
-        }
-    } else {
-        // Checked when the configuration was read.
-        let url = configuration.redisURL!
-        redisStore = RedisSessionStore(url: url, limits: configuration.sessionLimits, catalog: catalog, logger: logger,
-                                       waitReplicas: configuration.redisWaitReplicas, commandTimeout: configuration.redisTimeoutSeconds)
-        sessions = redisStore!
+    do {
+        sessions = try configuration.openSessionStore(catalog: catalog, logger: logger)
+    } catch {
+        logger.flush()
+        FileHandleOutput.standardError("loaderd: \(error)\n")
+        exit(2)
     }
     let service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)
     let server: HTTPServer
     do {
         server = try HTTPServer(configuration: serverConfiguration, responder: service)
         service.attach(to: server)
-        redisStore?.start(on: server.loops[0])
+        sessions.start(on: server.loops)
         try server.start()
     } catch {
         logger.log(.error, "cannot start", [("error", .string("\(error)")), ("host", .string(configuration.host)), ("port", .int(configuration.port))])

@@ -27,7 +27,7 @@ struct RedisSessionStoreTests {
             loop = try EventLoop.started()
             store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: configuration.sessionLimits, catalog: .standard,
                                       logger: Logger(level: .off))
-            store.start(on: loop)
+            store.start(on: [loop])
             app = TestApp(configure, sessions: store)
         }
         deinit { loop.stopAndJoin() }
@@ -184,7 +184,7 @@ struct RedisSessionStoreTests {
         defer { loop.stopAndJoin() }
         let store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: SessionLimits(), catalog: .standard,
                                       logger: Logger(level: .off), waitReplicas: 1)
-        store.start(on: loop)
+        store.start(on: [loop])
         let app = TestApp(sessions: store)
         var r = try app.request("POST", "/sessions", ["Content-Type": "application/json"], body: Array(#"{"loader":"web"}"#.utf8))
         for _ in 0..<50 where r.status == 503 {

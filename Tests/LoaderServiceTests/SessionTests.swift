@@ -34,6 +34,28 @@ struct SessionTests {
         return created
     }
 
+    /// Session time is the store's clock, here the test's: a session's `t`
+    /// is the time since it was created, and one left alone for longer
+    /// than sessionTtlSeconds is gone (410), with no real time waited.
+    @Test func sessionsKeepTheStoresTimeAndExpire() throws {
+        let seconds = Mutex(1_800_000_000.0)
+        let clock = WallClock { seconds.withLock { $0 } }
+        var limits = SessionLimits()
+        limits.ttlSeconds = 60
+        let store = LocalSessionStore(inMemory: limits, catalog: .standard, replicaName: nil, logger: Logger(level: .off), clock: clock)
+        let app = TestApp({ $0.sessionTtlSeconds = 60 }, sessions: store)
+        let s = try create(app)
+        seconds.withLock { $0 += 30.25 }
+        let state = try JSONDecoder().decode(State.self, from: Data(try request(app, "GET", "/sessions/\(s.id)").body))
+        #expect(state.t == 30.25)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202)
+        seconds.withLock { $0 += 59 }
+        #expect(try request(app, "GET", "/sessions/\(s.id)").status == 200)
+        seconds.withLock { $0 += 2 }
+        let gone = try request(app, "GET", "/sessions/\(s.id)")
+        #expect(try gone.status == 410 && decodeError(gone).code == "session_expired")
+    }
+
     @Test func createReadAndTheTokenGuardsWrites() throws {
         let app = TestApp()
         let s = try create(app, ##"{"loader":"web","params":{"color":"#ff0000","pulseDuration":0.5}}"##)
@@ -439,13 +461,12 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: Self.later(reply)) }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
-        inner.sharedFrame(id, fps: fps, k: k, encode: encode)
-    }
-    func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }
+    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
+    var metrics: [StoreMetric] { inner.metrics }
+    var clock: WallClock { inner.clock }
 }
 
-/// Counts the frames asked of a local store.
+/// Counts the frames asked of a local store (a watched session's state, asked once a frame).
 final class CountingStore: SessionStore, @unchecked Sendable {
     let inner: LocalSessionStore
     let framesAsked = Mutex(0)
@@ -463,9 +484,10 @@ final class CountingStore: SessionStore, @unchecked Sendable {
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: reply) }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
+    func watch(_ id: String) -> SessionWatch {
         framesAsked.withLock { $0 += 1 }
-        return inner.sharedFrame(id, fps: fps, k: k, encode: encode)
+        return inner.watch(id)
     }
-    func appendMetrics(to out: inout String) { inner.appendMetrics(to: &out) }
+    var metrics: [StoreMetric] { inner.metrics }
+    var clock: WallClock { inner.clock }
 }

@@ -45,7 +45,7 @@ struct StreamClockTests {
         let ids = a.compactMap { Int($0.lastEventID) }
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 + 1 })
         // Frame k is due at k/fps of the epoch: the ids are the wall clock's.
-        #expect(abs(Double(ids.last!) / 20 - wallClock()) < 5)
+        #expect(abs(Double(ids.last!) / 20 - WallClock.system.now()) < 5)
         // And each is the frame of the steady loop at that moment.
         let k = ids[3]
         let t = try sharedTime("typing", k, fps: 20, [("count", "4")])

@@ -21,8 +21,6 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         var loader: ConfiguredLoader
         var viewers = 0
         var expired = false
-        /// Encoded stream events by (fps, k), shared by every viewer.
-        var frames = SharedFrames()
 
         init(id: String, token: [UInt8], definition: LoaderDefinition, params: [(String, JSONValue)], createdAt: Double, loader: ConfiguredLoader) {
             self.id = id
@@ -34,8 +32,8 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             self.loader = loader
         }
 
-        var snapshot: SessionSnapshot {
-            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers)
+        func snapshot(at now: Double) -> SessionSnapshot {
+            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers, now: now - createdAt)
         }
 
         /// What the journal keeps of it.
@@ -66,10 +64,13 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     private let liveCount = Atomic<Int>(0)
     private var sweeper: DispatchSourceTimer?
     let logger: Logger
+    public let clock: WallClock
 
     /// Opens the store: with a data directory, replays its journal (cutting a
     /// damaged tail) and compacts expired sessions away.
-    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger) throws(JournalError) {
+    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger,
+                clock: WallClock = .system) throws(JournalError) {
+        self.clock = clock
         self.limits = limits
         self.catalog = catalog
         self.replicaName = replicaName
@@ -133,16 +134,17 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     }
 
     /// The journal's size, group commits and compactions, when there is one.
-    public func appendMetrics(to out: inout String) {
-        guard let journal else { return }
-        out += "# HELP loaderd_journal_bytes Size of the session journal.\n# TYPE loaderd_journal_bytes gauge\n"
-        out += "loaderd_journal_bytes \(journal.size)\n"
-        out += "# HELP loaderd_journal_syncs_total Group commits of the session journal (one fdatasync each).\n# TYPE loaderd_journal_syncs_total counter\n"
-        out += "loaderd_journal_syncs_total \(journal.syncs.load(ordering: .relaxed))\n"
-        out += "# HELP loaderd_journal_sync_seconds_total Time spent in those syncs.\n# TYPE loaderd_journal_sync_seconds_total counter\n"
-        out += "loaderd_journal_sync_seconds_total \(Double(journal.syncNanoseconds.load(ordering: .relaxed)) / 1e9)\n"
-        out += "# HELP loaderd_journal_compactions_total Compactions of the session journal while running.\n# TYPE loaderd_journal_compactions_total counter\n"
-        out += "loaderd_journal_compactions_total \(journal.compactions.load(ordering: .relaxed))\n"
+    public var metrics: [StoreMetric] {
+        guard let journal else { return [] }
+        return [
+            StoreMetric(name: "loaderd_journal_bytes", help: "Size of the session journal.", kind: .gauge, value: .int(journal.size)),
+            StoreMetric(name: "loaderd_journal_syncs_total", help: "Group commits of the session journal (one fdatasync each).",
+                        kind: .counter, value: .int(journal.syncs.load(ordering: .relaxed))),
+            StoreMetric(name: "loaderd_journal_sync_seconds_total", help: "Time spent in those syncs.", kind: .counter,
+                        value: .seconds(Double(journal.syncNanoseconds.load(ordering: .relaxed)) / 1e9)),
+            StoreMetric(name: "loaderd_journal_compactions_total", help: "Compactions of the session journal while running.",
+                        kind: .counter, value: .int(journal.compactions.load(ordering: .relaxed))),
+        ]
     }
 
     // MARK: Changes
@@ -156,7 +158,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader) throws(SessionError) -> (SessionCreated, WriteTicket?) {
         let id = (replicaName.map { "\($0)." } ?? "") + randomToken(bytes: 16)
         let token = randomToken(bytes: 32)
-        let now = wallClock()
+        let now = clock.now()
         let session = Session(id: id, token: Array(token.utf8), definition: definition, params: params, createdAt: now, loader: loader)
         let record = Record.create(session.image)
         let ticket = try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> WriteTicket? in
@@ -175,7 +177,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             guard definition.accepts(kind) else {
                 throw .eventNotAccepted(kind: kind, loader: definition.name, accepted: definition.events.map(\.name))
             }
-            let now = wallClock()
+            let now = clock.now()
             let t = now - session.createdAt
             if session.loader.frame(at: t).done { throw .done }
             if kind != .stop && session.events.contains(where: { $0.kind == .finish }) { throw .finished }
@@ -205,7 +207,6 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         session.events.append(event)
         session.loader = session.loader.with(events: session.loaderEvents)
         session.lastActivity = max(session.lastActivity, now)
-        session.frames.removeAll()
     }
 
     private func authorized(_ id: String, _ token: String?, in all: inout [String: Session]) throws(SessionError) -> Session {
@@ -223,7 +224,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             }
             throw .notFound(id: id)
         }
-        if session.expired || wallClock() - session.lastActivity > limits.ttlSeconds {
+        if session.expired || clock.now() - session.lastActivity > limits.ttlSeconds {
             if !session.expired {
                 session.expired = true
                 liveCount.subtract(1, ordering: .relaxed)
@@ -237,23 +238,15 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     func snapshot(_ id: String) throws(SessionError) -> SessionSnapshot {
         try sessions.withLock { (all: inout [String: Session]) throws(SessionError) -> SessionSnapshot in
-            try live(id, in: &all).snapshot
+            try live(id, in: &all).snapshot(at: clock.now())
         }
     }
 
-    public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
-        let key = SharedFrames.Key(fps: fps, k: k)
-        return SharedFrames.frame(key, encode: encode, find: {
-            sessions.withLock { all in
-                guard let s = all[id], !s.expired else { return .ready(.ended(reason: "gone")) }
-                return s.frames[key].map(SharedFrames.Found.ready) ?? .make(s.loader)
-            }
-        }, keep: { loader, frame in
-            sessions.withLock { all in
-                guard let s = all[id] else { return }
-                s.frames.keep(key, frame, made: loader, now: s.loader)
-            }
-        })
+    public func watch(_ id: String) -> SessionWatch {
+        sessions.withLock { all in
+            guard let s = all[id], !s.expired else { return .ended(reason: "gone") }
+            return .live(s.loader)
+        }
     }
 
     func addViewer(_ id: String) throws(SessionError) -> SessionSnapshot {
@@ -261,8 +254,9 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             let s = try live(id, in: &all)
             guard s.viewers < limits.maxViewersPerSession else { throw .tooManyViewers(limit: limits.maxViewersPerSession) }
             s.viewers += 1
-            s.lastActivity = max(s.lastActivity, wallClock())
-            return s.snapshot
+            let now = clock.now()
+            s.lastActivity = max(s.lastActivity, now)
+            return s.snapshot(at: now)
         }
     }
 
@@ -286,7 +280,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             }
         }
         if skipped > 0 { logger.log(.warning, "journal records skipped", [("count", .int(skipped))]) }
-        let now = wallClock()
+        let now = clock.now()
         let live = all.filter { now - $0.value.lastActivity <= limits.ttlSeconds }
         sessions.withLock { $0 = live }
         liveCount.store(live.count, ordering: .relaxed)
@@ -307,7 +301,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         let logger = logger
         journal.compact({ [self] takeWaiting in
             let images = sessions.withLock { all -> [Image] in
-                let now = wallClock()
+                let now = clock.now()
                 takeWaiting()
                 return all.values.filter { !$0.expired && now - $0.lastActivity <= ttl }.map(\.image)
             }
@@ -333,7 +327,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     }
 
     func sweep() {
-        let now = wallClock()
+        let now = clock.now()
         sessions.withLock { all in
             for (id, s) in all {
                 let idle = now - s.lastActivity
@@ -380,3 +374,34 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     return difference == 0
 }
 
+
+extension SessionStoreKind {
+    /// `local`: this process's memory, with the journal in `dataDir`.
+    static let local = SessionStoreKind(
+        form: "local",
+        names: { $0 == "local" },
+        validate: { c throws(ConfigurationError) in
+            if c.redisPassword != nil {
+                throw ConfigurationError("redisPassword is for a sessionStore in Redis (redis://host:port); with the local store, leave it null")
+            }
+        },
+        open: { c, catalog, logger, clock throws(ConfigurationError) in
+            do {
+                return try LocalSessionStore(limits: c.sessionLimits, catalog: catalog, dataDirectory: c.dataDir,
+                                             replicaName: c.replicaName, logger: logger, clock: clock)
+            } catch {
+                throw ConfigurationError("dataDir: \(error)")
+            }
+        })
+}
+
+extension LocalSessionStore {
+    /// A store in memory only: it opens no file, so it cannot fail.
+    convenience init(inMemory limits: Limits, catalog: LoaderCatalog, replicaName: String?, logger: Logger, clock: WallClock = .system) {
+        do {
+            try self.init(limits: limits, catalog: catalog, dataDirectory: nil, replicaName: replicaName, logger: logger, clock: clock)
+        } catch {
+            preconditionFailure("a store without a data directory failed to open: \(error)")
+        }
+    }
+}

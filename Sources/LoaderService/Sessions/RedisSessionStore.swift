@@ -27,6 +27,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     private let progressLoaders: String
     let logger: Logger
     let waitReplicas: Int
+    public let clock: WallClock
     private var commands: RedisConnection?
     private var subscriber: RedisConnection?
     /// Sessions as this replica last read them, by id.
@@ -54,7 +55,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         /// Why streams must end, once they must (the session is gone; an
         /// outage of the store does not end them: see `refresh`).
         var ended: String?
-        var frames = SharedFrames()
 
         init(base: ConfiguredLoader, params: [(String, JSONValue)], createdAt: Double) {
             self.base = base
@@ -64,7 +64,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
 
         /// Adds the events it does not have yet (a read may repeat some an
-        /// earlier one gave); shared frames go when there are new ones.
+        /// earlier one gave).
         @discardableResult
         func append(_ new: [(StreamID, SessionEvent)]) -> Bool {
             let before = events.count
@@ -79,7 +79,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             }
             guard events.count != before else { return false }
             loader = base.with(events: folded)
-            frames.removeAll()
             return true
         }
 
@@ -89,11 +88,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             folded = LoaderEvents()
             last = nil
             loader = base
-            frames.removeAll()
         }
 
-        func snapshot(_ id: String, viewers: Int) -> SessionSnapshot {
-            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers)
+        func snapshot(_ id: String, viewers: Int, at now: Double) -> SessionSnapshot {
+            SessionSnapshot(id: id, loader: loader, params: params, createdAt: createdAt, events: events, viewers: viewers, now: now - createdAt)
         }
     }
 
@@ -106,7 +104,8 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let commandTimeout: Double
 
     public init(url: RedisURL, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger, waitReplicas: Int = 0,
-                commandTimeout: Double = 1) {
+                commandTimeout: Double = 1, clock: WallClock = .system) {
+        self.clock = clock
         self.url = url
         self.commandTimeout = commandTimeout
         self.limits = limits
@@ -134,9 +133,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// Connects on `loop`, one of the server's: until then every operation
-    /// answers `.unavailable`.
-    public func start(on loop: EventLoop) {
+    /// Connects on the first of the server's loops: until then every
+    /// operation answers `.unavailable`.
+    public func start(on loops: [EventLoop]) {
+        guard let loop = loops.first else { return }
         // Logged once per outage, from the connection that carries the commands.
         commands = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onStateChange: { [weak self] up, reason in
             self?.logStateChange(up: up, reason: reason)
@@ -157,7 +157,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             guard let self else { return }
             self.refreshAll()
             if let commands = self.commands {
-                let call = RedisScript.Call(script: RedisScripts.count, rest: ["1", RedisScripts.live, JSONWriter.number(wallClock())])
+                let call = RedisScript.Call(script: RedisScripts.count, rest: ["1", RedisScripts.live, JSONWriter.number(clock.now())])
                 Self.run(call, on: commands) { [weak self] r in
                     if case .success(.integer(let n)) = r { self?.liveCount.store(Int(n), ordering: .relaxed) }
                 }
@@ -168,11 +168,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
-    public func appendMetrics(to out: inout String) {
-        out += "# HELP loaderd_redis_up Whether the session store's Redis is reachable.\n# TYPE loaderd_redis_up gauge\n"
-        out += "loaderd_redis_up \((commands?.isConnected ?? false) ? 1 : 0)\n"
-        out += "# HELP loaderd_redis_watched_sessions Sessions this replica's viewers watch.\n# TYPE loaderd_redis_watched_sessions gauge\n"
-        out += "loaderd_redis_watched_sessions \(known.withLock { $0.values.count { $0.viewers > 0 } })\n"
+    public var metrics: [StoreMetric] {
+        [
+            StoreMetric(name: "loaderd_redis_up", help: "Whether the session store's Redis is reachable.", kind: .gauge,
+                        value: .int((commands?.isConnected ?? false) ? 1 : 0)),
+            StoreMetric(name: "loaderd_redis_watched_sessions", help: "Sessions this replica's viewers watch.", kind: .gauge,
+                        value: .int(known.withLock { $0.values.count { $0.viewers > 0 } })),
+        ]
     }
 
     // MARK: Operations
@@ -181,7 +183,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                        reply: @escaping SessionReply<SessionCreated>) {
         let id = randomToken(bytes: 16)
         let token = randomToken(bytes: 32)
-        let now = wallClock()
+        let now = clock.now()
         var w = JSONWriter(capacity: 128)
         SessionParams.write(params, &w)
         let doneAt = loader.doneTime(from: 0).map(JSONWriter.number) ?? ""
@@ -200,7 +202,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
         guard kind == .progress else { return post(kind, id, token, tries: 4, reply) }
         let arguments = [token ?? "", kind.rawValue, "", "", "", String(limits.maxEventsPerSession), ttl,
-                         JSONWriter.number(wallClock()), progressLoaders]
+                         JSONWriter.number(clock.now()), progressLoaders]
         write(id, RedisScripts.eval(RedisScripts.post, id, arguments), kind: kind) { result in
             reply(result.flatMap { value in
                 guard let t = value.string.flatMap(Double.init) else { return .failure(.unavailable("an unexpected reply from Redis")) }
@@ -229,13 +231,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             reply(.failure(.eventNotAccepted(kind: kind, loader: definition.name, accepted: accepted)))
             return
         }
-        let t = wallClock() - s.createdAt
+        let t = clock.now() - s.createdAt
         let event = SessionEvent(kind: kind, t: t)
         let after = s.loader.with(events: (s.events + [event]).loaderEvents)
         let seen = String(s.events.count)
         let doneAt = after.doneTime(from: t).map(JSONWriter.number) ?? ""
         let arguments = [token ?? "", kind.rawValue, JSONWriter.number(t), seen, doneAt,
-                         String(limits.maxEventsPerSession), ttl, JSONWriter.number(wallClock()), ""]
+                         String(limits.maxEventsPerSession), ttl, JSONWriter.number(clock.now()), ""]
         let id = s.id
         var again: (@Sendable () -> Void)? = nil
         if tries > 1 { again = { @Sendable [self] in self.post(kind, id, token, tries: tries - 1, reply) } }
@@ -266,7 +268,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                       guard let f = all[id], f.ended == nil else { return nil }
                       f.viewers += 1
                       f.uncounted += 1
-                      return f.snapshot(id, viewers: f.viewers)
+                      return f.snapshot(id, viewers: f.viewers, at: clock.now())
                   })
             else { return reply(result) }
             reply(.success(snapshot))
@@ -277,8 +279,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         let counted = known.withLock { all -> Bool in
             guard let f = all[id], f.viewers > 0 else { return true }
             f.viewers -= 1
-            // A cached session keeps its events, not its viewers' frames.
-            if f.viewers == 0 { f.frames.removeAll() }
             guard f.uncounted > 0 else { return true }
             f.uncounted -= 1
             return false
@@ -286,20 +286,12 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         if counted, let commands { Self.run(RedisScripts.eval(RedisScripts.removeViewer, id, []), on: commands) { _ in } }
     }
 
-    public func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame {
-        let key = SharedFrames.Key(fps: fps, k: k)
-        return SharedFrames.frame(key, encode: encode, find: {
-            known.withLock { all in
-                guard let f = all[id], f.viewers > 0 else { return .ready(.ended(reason: "gone")) }
-                if let ended = f.ended { return .ready(.ended(reason: ended)) }
-                return f.frames[key].map(SharedFrames.Found.ready) ?? .make(f.loader)
-            }
-        }, keep: { loader, frame in
-            known.withLock { all in
-                guard let f = all[id], f.viewers > 0 else { return }
-                f.frames.keep(key, frame, made: loader, now: f.loader)
-            }
-        })
+    public func watch(_ id: String) -> SessionWatch {
+        known.withLock { all in
+            guard let f = all[id], f.viewers > 0 else { return .ended(reason: "gone") }
+            if let ended = f.ended { return .ended(reason: ended) }
+            return .live(f.loader)
+        }
     }
 
     // MARK: Watched sessions
@@ -340,7 +332,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                       _ reply: @escaping SessionReply<SessionSnapshot>) {
         let from = !events ? "" : full ? "-" : known.withLock { $0[id]?.last?.next ?? "-" }
         let arguments = [owner ?? "", owner == nil ? "0" : "1", addViewer ? "1" : "0",
-                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(wallClock()), from]
+                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(clock.now()), from]
         command(id, RedisScripts.eval(RedisScripts.read, id, arguments)) { [self] result in
             switch result.flatMap({ value in fold(id, value, from: from, addViewer: addViewer) }) {
             case .success(let snapshot?): reply(.success(snapshot))
@@ -399,7 +391,8 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         guard !from.isEmpty else {
             let f = made ?? known.withLock { $0[id] }
             guard let f else { return .failure(.unavailable("session \(id) vanished from this replica")) }
-            return .success(SessionSnapshot(id: id, loader: f.base, params: f.params, createdAt: createdAt, events: [], viewers: viewers))
+            return .success(SessionSnapshot(id: id, loader: f.base, params: f.params, createdAt: createdAt, events: [], viewers: viewers,
+                                            now: clock.now() - createdAt))
         }
         return .success(known.withLock { all -> SessionSnapshot? in
             let f: Folded
@@ -424,7 +417,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             } else if grew && f.viewers == 0 {
                 Self.trim(&all, keeping: id)
             }
-            return f.snapshot(id, viewers: viewers)
+            return f.snapshot(id, viewers: viewers, at: clock.now())
         })
     }
 
@@ -529,5 +522,40 @@ struct StreamID: Comparable, Sendable {
 
     static func < (a: StreamID, b: StreamID) -> Bool {
         (a.milliseconds, a.sequence) < (b.milliseconds, b.sequence)
+    }
+}
+
+extension SessionStoreKind {
+    /// `redis://[user:password@]host:port[/db]`: sessions in Redis, served
+    /// by any replica.
+    static let redis = SessionStoreKind(
+        form: "redis://[user:password@]host:port[/db]",
+        names: { (try? RedisURL(parsing: $0)) != nil },
+        validate: { c throws(ConfigurationError) in
+            if c.redisPassword != nil, (try? RedisURL(parsing: c.sessionStore))?.password != nil {
+                throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
+            }
+            // Named without its password.
+            let store = (try? RedisURL(parsing: c.sessionStore))?.description ?? "redis"
+            if c.dataDir != nil {
+                throw ConfigurationError("dataDir is for the local session store; with sessionStore \(store) the sessions are in Redis: leave dataDir null")
+            }
+            if c.replicaName != nil {
+                throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(store) every replica serves every session: leave replicaName null")
+            }
+        },
+        open: { c, catalog, logger, clock throws(ConfigurationError) in
+            guard let url = c.redisURL else { throw ConfigurationError("sessionStore is not a redis:// URL") }
+            return RedisSessionStore(url: url, limits: c.sessionLimits, catalog: catalog, logger: logger,
+                                     waitReplicas: c.redisWaitReplicas, commandTimeout: c.redisTimeoutSeconds, clock: clock)
+        })
+}
+
+extension ServiceConfiguration {
+    /// The Redis of `sessionStore`, with `redisPassword`; nil for another store.
+    public var redisURL: RedisURL? {
+        guard var url = try? RedisURL(parsing: sessionStore) else { return nil }
+        if let redisPassword { url.password = redisPassword }
+        return url
     }
 }

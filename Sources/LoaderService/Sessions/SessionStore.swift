@@ -1,4 +1,5 @@
 import Glibc
+import HTTPServer
 import LoaderEngine
 import Synchronization
 
@@ -15,8 +16,14 @@ import Synchronization
 /// replied to with success only once it is durable. Callers are event
 /// loops: an operation never blocks.
 public protocol SessionStore: AnyObject, Sendable {
+    /// The wall clock sessions are timed by (a test's, or the system's).
+    var clock: WallClock { get }
     /// Live sessions now.
     var count: Int { get }
+
+    /// Begins the store's own work on the server's loops (a connection to
+    /// keep, sessions to watch), once they exist.
+    func start(on loops: [EventLoop])
 
     /// A new session of `definition` configured as `loader`.
     func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>)
@@ -30,59 +37,47 @@ public protocol SessionStore: AnyObject, Sendable {
     /// A viewer's stream begins (counted against the viewer limit) or ends.
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
     func removeViewer(_ id: String)
-    /// Frame k of a stream at `fps` (session time k/fps), encoded by
-    /// `encode` once and shared by every viewer, or why its viewers' streams
-    /// end (`gone`, `unavailable`). The store keeps the bytes, not their format.
-    func sharedFrame(_ id: String, fps: Double, k: Int, encode: (Frame, Int) -> [UInt8]) -> SharedFrame
+    /// A watched session as its viewers see it now (at once, from what the
+    /// store holds): its loader with every event so far, or why their
+    /// streams end (`gone`, `unavailable`).
+    func watch(_ id: String) -> SessionWatch
 
-    /// The store's own lines for `/metrics` (Prometheus text).
-    func appendMetrics(to out: inout String)
+    /// The store's own figures for `/metrics`.
+    var metrics: [StoreMetric] { get }
 }
 
-/// A frame as a stream sends it, or the end of the stream and its reason.
-public enum SharedFrame: Sendable {
-    case frame(bytes: [UInt8], done: Bool)
+extension SessionStore {
+    public func start(on loops: [EventLoop]) {}
+}
+
+/// A watched session now: its loader, or why its viewers' streams end.
+public enum SessionWatch: Sendable {
+    case live(ConfiguredLoader)
     case ended(reason: String)
 }
 
-/// A session's stream frames, each (fps, k) encoded once and shared by all
-/// its viewers. Kept under the store's lock; made outside it (`frame`).
-/// Bounded: cleared at 64.
-struct SharedFrames {
-    struct Key: Hashable { let fps: Double; let k: Int }
-    private var frames: [Key: SharedFrame] = [:]
+/// One figure a store reports (`/metrics` writes it out).
+public struct StoreMetric: Sendable {
+    public enum Kind: String, Sendable { case gauge, counter }
+    public enum Value: Sendable { case int(Int), seconds(Double) }
+    public let name: String
+    public let help: String
+    public let kind: Kind
+    public let value: Value
+}
 
-    subscript(key: Key) -> SharedFrame? { frames[key] }
+/// The wall clock sessions are timed by, in seconds since the Unix epoch
+/// (a session's clock must survive a restart, so it cannot be monotonic):
+/// the system's, or one a test moves.
+public struct WallClock: Sendable {
+    public let now: @Sendable () -> Double
 
-    mutating func removeAll() { frames.removeAll() }
+    public init(_ now: @escaping @Sendable () -> Double) { self.now = now }
 
-    /// What a store finds of a session, under its lock: the frame ready
-    /// (or why streams end), or the loader to make it from.
-    enum Found {
-        case ready(SharedFrame)
-        case make(ConfiguredLoader)
-    }
-
-    /// Frame `key` of a session: as `find` has it, or made from the loader
-    /// it gives, then offered to `keep` (which keeps it, under the lock, if
-    /// the session's events are still those the loader had).
-    static func frame(_ key: Key, encode: (Frame, Int) -> [UInt8], find: () -> Found,
-                      keep: (ConfiguredLoader, SharedFrame) -> Void) -> SharedFrame {
-        switch find() {
-        case .ready(let frame): return frame
-        case .make(let loader):
-            let f = loader.frame(at: Double(key.k) / key.fps)
-            let made = SharedFrame.frame(bytes: encode(f, key.k), done: f.done)
-            keep(loader, made)
-            return made
-        }
-    }
-
-    /// Keeps `frame` if it was made from `made`, the loader the session still has.
-    mutating func keep(_ key: Key, _ frame: SharedFrame, made: ConfiguredLoader, now current: ConfiguredLoader) {
-        guard made.events == current.events else { return }
-        if frames.count >= 64 { frames.removeAll(keepingCapacity: true) }
-        frames[key] = frame
+    public static let system = WallClock {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
 
@@ -113,8 +108,9 @@ public struct SessionSnapshot: Sendable {
     public let createdAt: Double
     public let events: [SessionEvent]
     public let viewers: Int
-    /// The session clock now: seconds since it was created.
-    public var now: Double { wallClock() - createdAt }
+    /// The session clock when the snapshot was taken: seconds since the
+    /// session was created.
+    public let now: Double
 }
 
 /// The limits every store enforces.
@@ -207,14 +203,6 @@ extension LoaderDefinition {
     func accepts(_ kind: SessionEvent.Kind) -> Bool {
         events.contains { $0.name == kind.rawValue }
     }
-}
-
-/// Seconds since the Unix epoch, from the wall clock (a session's clock must
-/// survive a restart, so it cannot be monotonic).
-func wallClock() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 /// `params` of a session as loader query items: strings and numbers.
