@@ -5,6 +5,7 @@ let package = Package(
     name: "loaderd",
     products: [
         .library(name: "LoaderEngine", targets: ["LoaderEngine"]),
+        .library(name: "EventLoop", targets: ["EventLoop"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .executable(name: "loaderd", targets: ["loaderd"]),
         .executable(name: "loaderd-bench", targets: ["loaderd-bench"]),
@@ -12,18 +13,21 @@ let package = Package(
     targets: [
         // Pure frame math and JSON encoding: no I/O.
         .target(name: "LoaderEngine"),
-        // Sockets, event loops, HTTP/1.1 parsing, responses, SSE. Knows nothing of loaders.
-        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        // epoll event loops: timers, tasks from other threads, an embedded loop
+        // whose clock a test moves; socket addresses. What HTTPServer and Redis share.
+        .target(name: "EventLoop", dependencies: ["CLinux"]),
+        // Sockets, connections, HTTP/1.1 parsing, responses, SSE. Knows nothing of loaders.
+        .target(name: "HTTPServer", dependencies: ["EventLoop", "CLinux"]),
         // epoll and eventfd headers for Swift (not in the toolchain's Glibc module).
         .target(name: "CLinux"),
         // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
-        .target(name: "Redis", dependencies: ["HTTPServer", "CLinux"]),
+        .target(name: "Redis", dependencies: ["EventLoop", "CLinux"]),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "HTTPServer", "Redis"]),
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis"]),
         // The executable: flags, config file, signals.
-        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "Redis"]),
+        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
-        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "HTTPServer", "LoaderService"]),
+        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
         .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
         .testTarget(
@@ -32,9 +36,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // A blocking socket client and polling helpers shared by the live tests.
-        .target(name: "HTTPTestSupport", dependencies: ["HTTPServer"], path: "Tests/HTTPTestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
-        .testTarget(name: "RedisTests", dependencies: ["Redis", "HTTPServer", "HTTPTestSupport"]),
-        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
+        .target(name: "HTTPTestSupport", dependencies: ["EventLoop", "HTTPServer"], path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["EventLoop", "HTTPServer", "HTTPTestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "EventLoop", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

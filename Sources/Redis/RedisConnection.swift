@@ -1,7 +1,7 @@
 import CLinux
 import Dispatch
+import EventLoop
 import Glibc
-import HTTPServer
 import Synchronization
 
 /// One connection to Redis on one of the server's event loops: non-blocking,
@@ -89,8 +89,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     public func send(bytes command: [UInt8], reply: @escaping Reply) {
-        let box = UncheckedBox(value: (command, reply))
-        if loop.inLoop { enqueue(command, reply) } else { loop.execute { [self] in enqueue(box.value.0, box.value.1) } }
+        if loop.inLoop { enqueue(command, reply) } else { loop.execute { [self] in enqueue(command, reply) } }
     }
 
     /// Closes for good: pending commands fail.

@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport

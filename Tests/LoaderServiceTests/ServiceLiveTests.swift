@@ -1,3 +1,4 @@
+import EventLoop
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport

@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Glibc
 import HTTPServer
 import Synchronization

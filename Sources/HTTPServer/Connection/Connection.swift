@@ -1,4 +1,5 @@
 import CLinux
+import EventLoop
 import Glibc
 
 /// One client connection, owned by one event loop: reads into a reusable

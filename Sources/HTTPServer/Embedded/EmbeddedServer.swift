@@ -1,3 +1,4 @@
+import EventLoop
 /// Drives the real server with no socket, in the manner of NIO's
 /// `EmbeddedChannel`: bytes go in through an `EmbeddedClient`, through the
 /// same `Connection` and parser a socket's bytes go through (framing,

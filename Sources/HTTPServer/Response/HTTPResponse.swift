@@ -1,3 +1,4 @@
+import EventLoop
 import Synchronization
 
 /// Response header fields in order. Names are written as given.

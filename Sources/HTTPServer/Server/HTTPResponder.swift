@@ -1,3 +1,4 @@
+import EventLoop
 /// Answers requests. Called on the connection's event loop: return quickly;
 /// use `HTTPResponse.deferred` for anything slow.
 public protocol HTTPResponder: Sendable {

@@ -1,4 +1,5 @@
 import CLinux
+import EventLoop
 import Glibc
 
 /// An HTTP/1.1 server: listeners, a fixed set of epoll event loops, and

@@ -1,4 +1,5 @@
 import CLinux
+import EventLoop
 import Glibc
 
 /// A listening socket, watched by every loop (EPOLLEXCLUSIVE: the kernel

@@ -1,3 +1,4 @@
+import EventLoop
 /// What a responder knows of the request's connection.
 public struct RequestContext {
     /// The loop the connection runs on: for timers and streams.

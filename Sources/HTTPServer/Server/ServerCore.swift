@@ -1,4 +1,5 @@
 import CLinux
+import EventLoop
 import Synchronization
 
 /// What every connection shares: configuration, the responder, counters.

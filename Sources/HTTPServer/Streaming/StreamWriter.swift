@@ -1,3 +1,4 @@
+import EventLoop
 /// Where a stream's bytes go: a connection, or an embedded test sink.
 /// Loop thread only.
 protocol StreamSink: AnyObject {

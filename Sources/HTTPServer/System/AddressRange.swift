@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 
 /// An IP address, IPv4 kept as IPv4-mapped IPv6 (`::ffff:a.b.c.d`), so that

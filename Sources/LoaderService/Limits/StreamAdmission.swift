@@ -1,3 +1,4 @@
+import EventLoop
 import HTTPServer
 import Synchronization
 

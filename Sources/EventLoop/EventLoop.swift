@@ -25,15 +25,15 @@ public final class EventLoop: @unchecked Sendable {
     private var runningThread: pthread_t? = nil
     private static let wakeSlot: UInt64 = UInt64.max
     /// Called on the loop thread each `tickInterval` (timeouts, the Date header).
-    var onTick: (() -> Void)?
-    var tickInterval: UInt64 = 1_000_000_000
+    package var onTick: (() -> Void)?
+    package var tickInterval: UInt64 = 1_000_000_000
     private var nextTick: UInt64 = 0
     /// Called on the loop thread just before it exits.
-    var onStop: (() -> Void)?
+    package var onStop: (() -> Void)?
     /// An embedded loop's clock, moved only by `advance` (nil: the real one).
     private var manualNow: UInt64?
 
-    init(index: Int) throws {
+    package init(index: Int) throws {
         self.index = index
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw SystemError("epoll_create1") }
@@ -67,7 +67,7 @@ public final class EventLoop: @unchecked Sendable {
     /// When the loop last woke from `epoll_wait`: a clock read once per
     /// burst of events, for bookkeeping that needs no finer time than that
     /// (a connection's idle and stall timeouts).
-    var wakeTime: UInt64 { manualNow ?? lastWake }
+    package var wakeTime: UInt64 { manualNow ?? lastWake }
     private var lastWake: UInt64 = monotonicNanoseconds()
 
     // MARK: Tasks and timers
@@ -146,7 +146,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Running
 
-    func start() throws {
+    package func start() throws {
         let box = Unmanaged.passRetained(self)
         var t = pthread_t()
         let rc = pthread_create(&t, nil, { arg in
@@ -180,7 +180,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Waits for the loop thread to exit.
-    func join() {
+    package func join() {
         if let thread { pthread_join(thread, nil) }
         thread = nil
     }
@@ -233,7 +233,7 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    func runTasks() {
+    package func runTasks() {
         let pending = tasks.withLock { queue -> [@Sendable () -> Void] in
             let taken = queue
             queue.removeAll(keepingCapacity: true)
@@ -298,7 +298,7 @@ extension EventLoop {
     }
 
     /// Whether tasks handed over with `execute` wait.
-    var hasTasks: Bool { tasks.withLock { !$0.isEmpty } }
+    package var hasTasks: Bool { tasks.withLock { !$0.isEmpty } }
 
     /// Waits up to `nanoseconds` of real time for a task from another
     /// thread (a deferred answer), then runs what came. True if one came.
@@ -317,7 +317,7 @@ extension EventLoop {
 /// An fd's place in a loop's epoll set. The token carries a generation so
 /// that an event for a closed descriptor never reaches its slot's next owner.
 package struct Registration {
-    let fd: Int32
+    package let fd: Int32
     let slot: Int
     let generation: UInt32
     var token: UInt64 { UInt64(generation) << 32 | UInt64(slot) }

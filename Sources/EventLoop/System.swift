@@ -19,30 +19,10 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(call): \(String(cString: strerror(errno)))" }
 }
 
-enum Socket {
-    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
-        var v = value
-        _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
-    }
-
-    /// Raises the open-file soft limit to the hard limit; returns the new soft limit.
-    @discardableResult
-    static func raiseOpenFileLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return Int(limit.rlim_cur)
-    }
-}
-
 /// A numeric IPv4 or IPv6 socket address.
 public struct SocketAddress: Sendable, CustomStringConvertible {
-    enum Storage: Sendable { case v4(sockaddr_in), v6(sockaddr_in6) }
-    let storage: Storage
+    package enum Storage: Sendable { case v4(sockaddr_in), v6(sockaddr_in6) }
+    package let storage: Storage
 
     /// `127.0.0.1`, `0.0.0.0`, `::1`, `::` (numeric only: no name lookups);
     /// `localhost` means 127.0.0.1.
@@ -66,7 +46,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         throw SystemError("inet_pton(\(host))", errno: EINVAL)
     }
 
-    init(_ storage: Storage) { self.storage = storage }
+    package init(_ storage: Storage) { self.storage = storage }
 
     /// Connects a blocking socket to this address.
     public func connect(_ fd: Int32) -> Bool {
@@ -100,7 +80,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         }
     }
 
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         switch storage {
         case .v4(var a):
             return withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
@@ -110,7 +90,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// The local address a socket is bound to.
-    static func local(of fd: Int32) -> SocketAddress? {
+    package static func local(of fd: Int32) -> SocketAddress? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let ok = withUnsafeMutablePointer(to: &storage) {
@@ -120,7 +100,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         return from(storage)
     }
 
-    static func from(_ storage: sockaddr_storage) -> SocketAddress? {
+    package static func from(_ storage: sockaddr_storage) -> SocketAddress? {
         var s = storage
         switch Int32(s.ss_family) {
         case AF_INET:

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTPServer
+@testable import EventLoop
 
 /// The loop's timers, on an embedded loop whose clock the test moves.
 struct TimerTests {
