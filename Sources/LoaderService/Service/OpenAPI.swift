@@ -57,47 +57,6 @@ enum OpenAPI {
         return w.bytes
     }
 
-    // MARK: The service's own operations
-
-    static func healthz(_ c: Context) -> [Operation] {
-        [status("/healthz", "Liveness: the process answers.", extra503: false)]
-    }
-
-    static func readyz(_ c: Context) -> [Operation] {
-        [status("/readyz", "Readiness: accepting work (503 while shutting down).", extra503: true)]
-    }
-
-    static func status(_ path: String, _ summary: String, extra503: Bool) -> Operation {
-        var list: [(String, String, String?)] = [("200", summary, #"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#)]
-        list.append(("400", "A query parameter was given; this resource takes none.", ref("Error")))
-        list.append(("406", "The Accept header excludes application/json.", ref("Error")))
-        if extra503 { list.append(("503", "Shutting down.", ref("Error"))) }
-        return operation(path, "get", summary: summary, responses: list)
-    }
-
-    static func metrics(_ c: Context) -> [Operation] {
-        var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.field("summary", "Prometheus metrics: requests by route and status, latency histogram, open connections and streams, frames sent and skipped.")
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.rawValue(Array(#"{"description":"Prometheus text format 0.0.4.","content":{"text/plain":{"schema":{"type":"string"}}}}"#.utf8))
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/metrics", method: "get", json: w.bytes)]
-    }
-
-    static func openAPI(_ c: Context) -> [Operation] {
-        [operation("/openapi.json", "get", summary: "This document.", responses: [
-            ("200", "OpenAPI 3.1.", #"{"type":"object"}"#),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
-    }
-
     // MARK: Components
 
     static func components(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {

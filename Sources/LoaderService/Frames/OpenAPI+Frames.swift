@@ -1,31 +1,8 @@
 import HTTPServer
 import LoaderEngine
 
-/// The loaders' operations: the catalog, frames and pictures.
+/// The frames endpoint's operations (one a loader) and its query shapes.
 extension OpenAPI {
-    static func listLoaders(_ c: Context) -> [Operation] {
-        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: [
-            ("200", "The catalog.", ref("Catalog")),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
-    }
-
-    static func getLoader(_ c: Context) -> [Operation] {
-        var parameters = JSONWriter(capacity: 256)
-        parameters.beginArray()
-        nameParameter(&parameters, c.catalog)
-        parameters.endArray()
-        return [operation("/loaders/{name}", "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
-            ("200", "The loader.", ref("Loader")),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("404", "No loader of that name.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
-    }
-
     /// `/loaders/<loader>/frames`, one path per loader: the route is
     /// `/loaders/{name}/frames`, but each loader takes only its own
     /// parameters, and the query has three shapes that exclude each other
@@ -165,114 +142,5 @@ extension OpenAPI {
         }
         w.endObject()
         w.endObject()
-    }
-
-    /// `/loaders/<loader>/frames.svg`, one path per loader.
-    static func getFrameSVG(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "frames.svg", id: "get\(typeName(loader))FrameSVG", takesTime: true,
-                    summary: "One \(loader.name) frame as SVG on the loader's background; the viewBox holds every element.")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.svg`, one path per loader.
-    static func getAnimationSVG(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.svg", id: "get\(typeName(loader))AnimationSVG", takesTime: false,
-                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loopText(loader)); loops in an <img>.")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.json`, one path per loader.
-    static func getAnimationLottie(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.json", id: "get\(typeName(loader))AnimationLottie", takesTime: false,
-                    summary: "A Lottie document (Lottie specification 1.0, \"ver\": 10000) of \(loader.name) sampled from the engine: \(loopText(loader)); frame f shows the engine's frame at from + f/fr. Plays in lottie-web, lottie-ios, lottie-android and rlottie.",
-                    contentType: "application/json", schema: #"{"type":"object","required":["ver","fr","ip","op","w","h","layers"]}"#)
-        }
-    }
-
-    /// `/loaders/<loader>/animation.css`, one path per loader.
-    static func getAnimationCSS(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.css", id: "get\(typeName(loader))AnimationCSS", takesTime: false,
-                    summary: "CSS for \(loader.name): @keyframes per element and their rules, from the engine: \(loopText(loader)); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's.",
-                    contentType: "text/css; charset=utf-8")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.html`, one path per loader.
-    static func getAnimationHTML(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.html", id: "get\(typeName(loader))AnimationHTML", takesTime: false,
-                    summary: "A self-contained HTML snippet for \(loader.name): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\".",
-                    contentType: "text/html; charset=utf-8", label: true)
-        }
-    }
-
-    static func loopText(_ loader: LoaderDefinition) -> String {
-        (loader.events.contains { $0.name == "finish" } ? "a sample page load" : "one period, from when every element has started")
-            + " (or from `from`), at most a minute"
-    }
-
-    /// A picture of one loader: its parameters, and with `takesTime` a
-    /// moment `t` and the loader's events.
-    static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String,
-                        contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#, label: Bool = false) -> Operation {
-        var w = JSONWriter(capacity: 2048)
-        beginOperation(&w, id: id, summary: summary)
-        w.key("parameters")
-        w.beginArray()
-        if takesTime {
-            query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
-        } else {
-            query(&w, "from", "The loader time the loop's first frame shows (default: once every element has started; 0 for a page load).",
-                  numberSchema(min: 0, max: TimeValue.maximum))
-        }
-        if label {
-            query(&w, "label", "The container's aria-label (default Loading), 1 to 200 characters, no control characters.",
-                  #"{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^\u0000-\u001F\u007F-\u009F]*$"}"#)
-        }
-        for spec in loader.parameters {
-            query(&w, spec.name, parameterText(spec), schema(spec))
-        }
-        if takesTime {
-            for event in loader.events {
-                query(&w, event.name, event.summary, eventSchema(event))
-            }
-        }
-        w.endArray()
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.rawValue(Array(#"{"description":"The picture.","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
-        var statuses = [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
-                        ("406", "The Accept header excludes \(contentType).")]
-        if !takesTime {
-            statuses[1].1 = "A bad or unknown parameter, or a loop whose build would cost more than maxWorkPerRequest (too_costly)."
-            statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))
-            statuses.append(("503", "The server holds more than maxBufferedBytes of answers clients have not read, or the build waited heavyWaitSeconds for a worker (Retry-After)."))
-        }
-        for (code, text) in statuses {
-            response(&w, code, text, code == "304" ? nil : ref("Error"))
-        }
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return Operation(path: "/loaders/\(loader.name)/\(file)", method: "get", json: w.bytes)
-    }
-
-    /// `/`: the demo page.
-    static func demoPage(_ c: Context) -> [Operation] {
-        var w = JSONWriter(capacity: 512)
-        beginOperation(&w, id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.rawValue(Array(#"{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}"#.utf8))
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/", method: "get", json: w.bytes)]
     }
 }

@@ -212,7 +212,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-
     /// Reads the session, checks and computes what a script cannot (the
     /// event's kind, when the loader is done), then writes if no other event
     /// came in between; else reads again.

@@ -44,7 +44,6 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         var loaderEvents: LoaderEvents { events.loaderEvents }
     }
 
-
     /// A session as the journal keeps it (`Record`): a copy, safe outside the lock.
     struct Image: Sendable {
         let id: String
@@ -373,7 +372,6 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     for i in 0..<a.count { difference |= a[i] ^ b[i] }
     return difference == 0
 }
-
 
 extension SessionStoreKind {
     /// `local`: this process's memory, with the journal in `dataDir`.

@@ -18,45 +18,6 @@ extension LoaderService {
                            cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
     }
 
-    /// A loop of a loader, written as an export.
-    enum Export: String {
-        /// `animation.svg`: a self-contained SVG (SMIL).
-        case svg
-        /// `animation.json`: a Lottie document.
-        case lottie
-        /// `animation.css`: keyframes and rules.
-        case css
-        /// `animation.html`: the CSS and its markup, to paste into a page.
-        case html
-
-        /// The media type, as `Accept` names it.
-        var mediaType: String {
-            switch self {
-            case .svg: return "image/svg+xml"
-            case .lottie: return "application/json"
-            case .css: return "text/css"
-            case .html: return "text/html"
-            }
-        }
-
-        var contentType: String { self == .css || self == .html ? mediaType + "; charset=utf-8" : mediaType }
-
-        /// Query names this export takes besides the loader's and `from`.
-        var ownQueryNames: Set<String> { self == .html ? ["label"] : [] }
-
-        func body(_ definition: LoaderDefinition, _ items: [(name: String, value: String)], from: Double?, label: String?) throws -> [UInt8] {
-            let loop = try SVGAnimation.loop(for: definition, parameters: items, from: from)
-            switch self {
-            case .svg: return loop.svg
-            case .lottie: return Lottie.document(loop)
-            case .css, .html:
-                let reduced = try SVGAnimation.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
-                let export = CSSExport(name: definition.name, normal: loop, reduced: reduced)
-                return Array((self == .css ? export.css() : export.html(label: label ?? "Loading")).utf8)
-            }
-        }
-    }
-
     /// `GET /loaders/{name}/animation.svg`, `.json`, `.css` and `.html`: one
     /// loop of the loader from `from` (default: once every element has
     /// started), as an animated SVG, a Lottie document, CSS keyframes or an
@@ -126,28 +87,5 @@ extension LoaderService {
     static func prefersSVG(_ request: HTTPRequest) -> Bool {
         guard let ranges = Negotiation.ranges(request.headers["accept"]) else { return false }
         return ranges.contains("image/svg+xml") && !ranges.contains("application/json") && !ranges.contains("text/event-stream")
-    }
-}
-
-/// Built animations by query, bounded in count and bytes (one can be a few
-/// MiB): emptied when either bound would be passed.
-struct AnimationCache {
-    static let maxCount = 64
-    static let maxBytes = 32 << 20
-    private var entries: [String: [UInt8]] = [:]
-    private var bytes = 0
-
-    subscript(key: String) -> [UInt8]? {
-        get { entries[key] }
-        set {
-            guard let newValue, entries[key] == nil else { return }
-            if entries.count >= Self.maxCount || bytes + newValue.count > Self.maxBytes {
-                entries.removeAll()
-                bytes = 0
-            }
-            guard newValue.count <= Self.maxBytes else { return }
-            entries[key] = newValue
-            bytes += newValue.count
-        }
     }
 }

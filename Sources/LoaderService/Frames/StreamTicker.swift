@@ -2,40 +2,6 @@ import EventLoop
 import HTTPServer
 import LoaderEngine
 
-/// Tick j of a grid is due at `offset + ceil(j · period)`, in monotonic ns.
-/// Grids of one fps differ only in their offset, a whole number of
-/// milliseconds within the period: the phases that streams are grouped by.
-struct TickGrid: Hashable {
-    static let quantum: UInt64 = 1_000_000
-    /// 1/fps in ns.
-    let period: Double
-    let offset: UInt64
-
-    func deadline(of j: Int) -> UInt64 { offset &+ UInt64((Double(j) * period).rounded(.up)) }
-
-    /// The last tick due at `now` (-1 before the first).
-    func tick(at now: UInt64) -> Int {
-        guard now >= offset else { return -1 }
-        var j = Int((Double(now - offset) / period).rounded(.down))
-        while deadline(of: j + 1) <= now { j += 1 }
-        while j >= 0 && deadline(of: j) > now { j -= 1 }
-        return j
-    }
-
-    /// The grid, and its tick, due first at `time` or less than a quantum
-    /// after it.
-    static func place(_ time: UInt64, fps: Double) -> (grid: TickGrid, tick: Int) {
-        let period = 1e9 / fps
-        let j = Int((Double(time) / period).rounded(.down))
-        let base = UInt64((Double(j) * period).rounded(.up))
-        guard time > base else { return (TickGrid(period: period, offset: 0), j) }
-        let offset = (time - base + quantum - 1) / quantum * quantum
-        // Past the period the next tick of the grid without offset comes first.
-        guard Double(offset) < period else { return (TickGrid(period: period, offset: 0), j + 1) }
-        return (TickGrid(period: period, offset: offset), j)
-    }
-}
-
 /// Where a ticker's stream gets frame k: a loader's replay on the stream's
 /// own clock (`ReplayFrames`), a loader on the shared clock
 /// (`SharedClockFrameSource`), a session's shared frames (`SessionFrames`),
@@ -252,36 +218,4 @@ final class StreamTickers: @unchecked Sendable {
     }
 
     var count: Int { tickers.count }
-}
-
-/// The frames of one loader, parameters, fps and t0 on one event loop:
-/// frame k shows `t0 + k/fps`, computed and encoded once for every stream
-/// that needs it (`StreamFrameCache`).
-final class ReplayFrames: TickerFrames {
-    let t0: Double, fps: Double
-    let id: Int
-    private let cache: StreamFrameCache
-    private var renderer: FrameRenderer
-    /// The event asked for last: the streams of a tick mostly ask for the same.
-    private var last: (k: Int, bytes: [UInt8], done: Bool)?
-
-    init(_ loader: ConfiguredLoader, t0: Double, fps: Double, id: Int, cache: StreamFrameCache) {
-        self.t0 = t0
-        self.fps = fps
-        self.id = id
-        self.cache = cache
-        renderer = FrameRenderer(loader)
-    }
-
-    func event(_ k: Int) -> SharedFrame {
-        if let last, last.k == k { return .frame(bytes: last.bytes, done: last.done) }
-        let event = cache.event(key: id, k: k) {
-            let (json, done) = renderer.encodedFrame(at: t0 + Double(k) / fps)
-            return (ServerSentEvent.event(id: String(k), event: "frame", singleLineData: json), done)
-        }
-        last = (k, event.bytes, event.done)
-        return .frame(bytes: event.bytes, done: event.done)
-    }
-
-    func release() { cache.release() }
 }

@@ -1,0 +1,26 @@
+import HTTPServer
+
+extension LoaderService {
+    /// The catalogue (the loaders, one loader) and the service's own: the demo
+    /// page, health, metrics, the OpenAPI document, the version.
+    static let catalogEndpoints: [Endpoint] = [
+        Endpoint(.GET, "/loaders", document: OpenAPI.listLoaders) { s, r in try s.catalogList(r) },
+        Endpoint(.GET, "/loaders/{name}", document: OpenAPI.getLoader) { s, r in try s.catalogEntry(r) },
+        Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
+        Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
+        Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
+        Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
+        Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, cacheControl: "public, max-age=300") },
+        Endpoint(.GET, "/version", document: { _ in
+            [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: [
+                ("200", "Name and version.", #"{"type":"object","required":["name","version"],"properties":{"name":{"type":"string"},"version":{"type":"string"}}}"#),
+                ("304", "Not modified (If-None-Match).", nil),
+                ("400", "A query parameter was given; this resource takes none.", OpenAPI.ref("Error")),
+                ("406", "The Accept header excludes application/json.", OpenAPI.ref("Error")),
+            ])]
+        }) { s, r in
+            try s.requireNoQuery(r.http)
+            return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, cacheControl: "no-cache")
+        },
+    ]
+}

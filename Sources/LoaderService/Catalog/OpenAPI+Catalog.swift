@@ -1,0 +1,82 @@
+import HTTPServer
+import LoaderEngine
+
+/// The catalogue's and the service's own operations: the loaders, the
+/// demo page, health, metrics, this document and the version.
+extension OpenAPI {
+    static func listLoaders(_ c: Context) -> [Operation] {
+        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: [
+            ("200", "The catalog.", ref("Catalog")),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+
+    static func getLoader(_ c: Context) -> [Operation] {
+        var parameters = JSONWriter(capacity: 256)
+        parameters.beginArray()
+        nameParameter(&parameters, c.catalog)
+        parameters.endArray()
+        return [operation("/loaders/{name}", "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
+            ("200", "The loader.", ref("Loader")),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("404", "No loader of that name.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+
+    /// `/`: the demo page.
+    static func demoPage(_ c: Context) -> [Operation] {
+        var w = JSONWriter(capacity: 512)
+        beginOperation(&w, id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return [Operation(path: "/", method: "get", json: w.bytes)]
+    }
+
+    static func healthz(_ c: Context) -> [Operation] {
+        [status("/healthz", "Liveness: the process answers.", extra503: false)]
+    }
+
+    static func readyz(_ c: Context) -> [Operation] {
+        [status("/readyz", "Readiness: accepting work (503 while shutting down).", extra503: true)]
+    }
+
+    static func status(_ path: String, _ summary: String, extra503: Bool) -> Operation {
+        var list: [(String, String, String?)] = [("200", summary, #"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#)]
+        list.append(("400", "A query parameter was given; this resource takes none.", ref("Error")))
+        list.append(("406", "The Accept header excludes application/json.", ref("Error")))
+        if extra503 { list.append(("503", "Shutting down.", ref("Error"))) }
+        return operation(path, "get", summary: summary, responses: list)
+    }
+
+    static func metrics(_ c: Context) -> [Operation] {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.field("summary", "Prometheus metrics: requests by route and status, latency histogram, open connections and streams, frames sent and skipped.")
+        w.key("responses")
+        w.beginObject()
+        w.key("200")
+        w.rawValue(Array(#"{"description":"Prometheus text format 0.0.4.","content":{"text/plain":{"schema":{"type":"string"}}}}"#.utf8))
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return [Operation(path: "/metrics", method: "get", json: w.bytes)]
+    }
+
+    static func openAPI(_ c: Context) -> [Operation] {
+        [operation("/openapi.json", "get", summary: "This document.", responses: [
+            ("200", "OpenAPI 3.1.", #"{"type":"object"}"#),
+            ("304", "Not modified (If-None-Match).", nil),
+            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
+            ("406", "The Accept header excludes application/json.", ref("Error")),
+        ])]
+    }
+}
