@@ -41,33 +41,27 @@ final class Connection: Selectable, StreamSink {
     private var lastWriteProgress: UInt64
     var lastWriteProgressTime: UInt64 { lastWriteProgress }
 
-    init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
-        self.fd = fd
-        self.loop = loop
-        self.server = server
-        self.loopState = server.loopStates[loop.index]
-        self.peer = peer
-        self.parser = HTTPRequestParser(limits: server.configuration.limits)
-        embedded = nil
-        let now = loop.now
-        lastActivity = now
-        lastWriteProgress = now
+    convenience init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
+        self.init(fd: fd, embedded: nil, loop: loop, server: server, peer: peer)
         registration = try loop.register(fd, self, events: registeredEvents)
     }
 
     /// A connection whose client is `client`, in memory, on an embedded loop.
-    init(embedded client: EmbeddedClient, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
-        fd = -1
+    convenience init(embedded client: EmbeddedClient, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
+        self.init(fd: -1, embedded: client, loop: loop, server: server, peer: peer)
+        client.interest = registeredEvents
+    }
+
+    private init(fd: Int32, embedded: EmbeddedClient?, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
+        self.fd = fd
+        self.embedded = embedded
         self.loop = loop
         self.server = server
         self.loopState = server.loopStates[loop.index]
         self.peer = peer
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
-        embedded = client
-        let now = loop.now
-        lastActivity = now
-        lastWriteProgress = now
-        client.interest = registeredEvents
+        lastActivity = loop.now
+        lastWriteProgress = lastActivity
     }
 
     // MARK: Events

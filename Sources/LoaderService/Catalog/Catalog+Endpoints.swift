@@ -12,12 +12,10 @@ extension LoaderService {
         Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
         Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, cacheControl: "public, max-age=300") },
         Endpoint(.GET, "/version", document: { _ in
-            [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: [
+            [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: OpenAPI.answers([
                 ("200", "Name and version.", #"{"type":"object","required":["name","version"],"properties":{"name":{"type":"string"},"version":{"type":"string"}}}"#),
-                ("304", "Not modified (If-None-Match).", nil),
-                ("400", "A query parameter was given; this resource takes none.", OpenAPI.ref("Error")),
-                ("406", "The Accept header excludes application/json.", OpenAPI.ref("Error")),
-            ])]
+                OpenAPI.notModified,
+            ], refusing: [.queryGiven, .acceptsNoJSON]))]
         }) { s, r in
             try s.requireNoQuery(r.http)
             return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, cacheControl: "no-cache")

@@ -5,12 +5,9 @@ import LoaderEngine
 /// demo page, health, metrics, this document and the version.
 extension OpenAPI {
     static func listLoaders(_ c: Context) -> [Operation] {
-        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: [
-            ("200", "The catalog.", ref("Catalog")),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
+        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: answers([
+            ("200", "The catalog.", ref("Catalog")), notModified,
+        ], refusing: [.queryGiven, .acceptsNoJSON]))]
     }
 
     static func getLoader(_ c: Context) -> [Operation] {
@@ -18,13 +15,9 @@ extension OpenAPI {
         parameters.beginArray()
         nameParameter(&parameters, c.catalog)
         parameters.endArray()
-        return [operation("/loaders/{name}", "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: [
-            ("200", "The loader.", ref("Loader")),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("404", "No loader of that name.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
+        return [operation("/loaders/{name}", "get", id: "getLoader", summary: "One catalog entry.", parameters: String(decoding: parameters.bytes, as: UTF8.self), responses: answers([
+            ("200", "The loader.", ref("Loader")), notModified,
+        ], refusing: [.queryGiven, Refusal(status: 404, why: "No loader of that name."), .acceptsNoJSON]))]
     }
 
     /// `/`: the demo page.
@@ -50,11 +43,9 @@ extension OpenAPI {
     }
 
     static func status(_ path: String, _ summary: String, extra503: Bool) -> Operation {
-        var list: [(String, String, String?)] = [("200", summary, #"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#)]
-        list.append(("400", "A query parameter was given; this resource takes none.", ref("Error")))
-        list.append(("406", "The Accept header excludes application/json.", ref("Error")))
-        if extra503 { list.append(("503", "Shutting down.", ref("Error"))) }
-        return operation(path, "get", summary: summary, responses: list)
+        let ok = ("200", summary, Optional(#"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#))
+        let refusals: [Refusal] = [.queryGiven, .acceptsNoJSON] + (extra503 ? [Refusal(status: 503, why: "Shutting down.")] : [])
+        return operation(path, "get", summary: summary, responses: answers([ok], refusing: refusals))
     }
 
     static func metrics(_ c: Context) -> [Operation] {
@@ -72,11 +63,8 @@ extension OpenAPI {
     }
 
     static func openAPI(_ c: Context) -> [Operation] {
-        [operation("/openapi.json", "get", summary: "This document.", responses: [
-            ("200", "OpenAPI 3.1.", #"{"type":"object"}"#),
-            ("304", "Not modified (If-None-Match).", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-        ])]
+        [operation("/openapi.json", "get", summary: "This document.", responses: answers([
+            ("200", "OpenAPI 3.1.", #"{"type":"object"}"#), notModified,
+        ], refusing: [.queryGiven, .acceptsNoJSON]))]
     }
 }

@@ -122,6 +122,32 @@ enum OpenAPI {
         return Operation(path: path, method: method, json: w.bytes)
     }
 
+    /// A way an operation refuses a request: its status and when.
+    struct Refusal {
+        let status: Int
+        let why: String
+
+        /// Checks the service makes of many requests, each described once.
+        static let queryGiven = Refusal(status: 400, why: "A query parameter was given; this resource takes none.")
+        static let acceptsNoJSON = Refusal(status: 406, why: "The Accept header excludes application/json.")
+        static let bodyNotJSON = Refusal(status: 415, why: "The body is not application/json.")
+        static let badBody = Refusal(status: 400, why: "A malformed body.")
+    }
+
+    /// The answer to a request whose `If-None-Match` holds the ETag.
+    static let notModified: (String, String, String?) = ("304", "Not modified (If-None-Match).", nil)
+
+    /// A session store's failure, with the status the API gives it.
+    static func refusal(_ error: SessionError) -> Refusal { Refusal(status: ServiceError(error).status.code, why: error.summary) }
+
+    /// An operation's answers: `success`, then each status it refuses with
+    /// once, in order, its reasons joined.
+    static func answers(_ success: [(String, String, String?)], refusing refusals: [Refusal]) -> [(String, String, String?)] {
+        var reasons: [Int: [String]] = [:]
+        for r in refusals where !(reasons[r.status]?.contains(r.why) ?? false) { reasons[r.status, default: []].append(r.why) }
+        return success + reasons.keys.sorted().map { (String($0), reasons[$0]!.joined(separator: " "), ref("Error")) }
+    }
+
     /// What each server-sent event of a stream holds (OpenAPI 3.1: the
     /// event-stream media type's schema describes one event).
     static let eventSchema = #"{"type":"object","description":"One event: frames (event: frame, id k, data: a Frame as JSON), then event: end (data: an object with the reason); a first retry: and comment lines are not events.","properties":{"id":{"type":"string"},"event":{"type":"string","enum":["frame","end"]},"data":{"type":"string"},"retry":{"type":"integer"}}}"#

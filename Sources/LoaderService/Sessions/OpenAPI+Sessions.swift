@@ -7,42 +7,25 @@ extension OpenAPI {
 
     static func createSession(_ c: Context) -> [Operation] {
         [operation("/sessions", "post", id: "createSession", summary: "Create a live session of a loader; the token in the answer authorizes its events.",
-                  requestBody: sessionBody(c.catalog), responses: [
+                  requestBody: sessionBody(c.catalog), responses: answers([
             ("201", "Created; Location names it. Made durable (journaled) before this answer when a data directory is set.", ref("SessionCreated")),
-            ("400", "A malformed body or a bad parameter.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-            ("415", "The body is not application/json.", ref("Error")),
-            ("429", "This client address creates sessions faster than sessionCreateRate allows, without sessionCreateKey (Retry-After).", ref("Error")),
-            ("500", "The session could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
-            ("503", "The session limit is reached, or the session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
-        ])]
+        ], refusing: [.badBody, Refusal(status: 400, why: "An unknown loader or a bad parameter."), .acceptsNoJSON, .bodyNotJSON,
+                      Refusal(status: 429, why: "This client address creates sessions faster than sessionCreateRate allows, without sessionCreateKey (Retry-After).")] +
+                      SessionError.failures(of: .create).map(refusal)))]
     }
 
     static func getSession(_ c: Context) -> [Operation] {
         [operation("/sessions/{id}", "get", id: "getSession", summary: "A session's loader, params, creation time, clock now (t), done, viewers and a page of its events.",
-                  parameters: "[\(idParameter)," + #"{"name":"after","in":"query","required":false,"description":"Events to skip: the page holds the events from this index on (at most \#(LoaderService.sessionEventsPage)).","schema":{"type":"integer","minimum":0,"maximum":999999999}}]"#, responses: [
+                  parameters: "[\(idParameter)," + #"{"name":"after","in":"query","required":false,"description":"Events to skip: the page holds the events from this index on (at most \#(LoaderService.sessionEventsPage)).","schema":{"type":"integer","minimum":0,"maximum":999999999}}]"#, responses: answers([
             ("200", "The session, with a next link while more events follow the page.", ref("SessionState")),
-            ("400", "An unknown query parameter, or after is not a whole number.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
-            ("406", "The Accept header excludes application/json.", ref("Error")),
-            ("410", "The session expired (no activity for the time-to-live).", ref("Error")),
-            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
-        ])]
+        ], refusing: [Refusal(status: 400, why: "An unknown query parameter, or after is not a whole number."), .acceptsNoJSON] +
+                      SessionError.failures(of: .read).map(refusal)))]
     }
 
     static func deleteSession(_ c: Context) -> [Operation] {
         [operation("/sessions/{id}", "delete", id: "deleteSession", summary: "Delete a session (its token required); afterwards it answers 404.",
-                  bearer: true, parameters: "[\(idParameter)]", responses: [
-            ("204", "Deleted.", nil),
-            ("400", "A query parameter was given; this resource takes none.", ref("Error")),
-            ("401", "Missing or wrong token.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
-            ("410", "The session expired.", ref("Error")),
-            ("500", "The change could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
-            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
-        ])]
+                  bearer: true, parameters: "[\(idParameter)]", responses: answers([("204", "Deleted.", nil)],
+                                                                     refusing: [.queryGiven] + SessionError.failures(of: .delete).map(refusal)))]
     }
 
     static func getSessionFrames(_ c: Context) -> [Operation] {
@@ -62,14 +45,16 @@ extension OpenAPI {
         w.beginObject()
         w.key("200")
         w.rawValue(Array(##"{"description":"A frame, or the event stream (frame ids are the session's: every viewer at one fps gets the same).","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Frame"}},"text/event-stream":{"schema":"## .utf8) + Array(eventSchema.utf8) + Array("}}}".utf8))
-        for (code, text) in [("400", "A bad or unknown parameter, or a combination neither shape allows."), ("404", "No such session."),
-                             ("421", "The session belongs to another replica: the load balancer routed it wrongly."),
-                             ("409", "t is later than the session's clock: that frame is not known yet."),
-                             ("406", "The Accept header excludes application/json and text/event-stream."),
-                             ("410", "The session expired."), ("429", "This client already has maxStreamsPerClient streams open (Retry-After)."),
-                             ("503", "The viewer limit or maxStreams is reached, or, for a single frame, the session store (Redis) cannot be reached now (Retry-After). A stream this replica cannot start then is a 200 event stream of retry: and event: end with reason unavailable, so that EventSource retries.")] {
-            response(&w, code, text, ref("Error"))
-        }
+        let refusals = [
+            Refusal(status: 400, why: "A bad or unknown parameter, or a combination neither shape allows."),
+            Refusal(status: 409, why: "t is later than the session's clock: that frame is not known yet."),
+            Refusal(status: 406, why: "The Accept header excludes application/json and text/event-stream."),
+            Refusal(status: 429, why: "This client already has maxStreamsPerClient streams open (Retry-After)."),
+            Refusal(status: 503, why: "maxStreams is reached (Retry-After)."),
+        ] + SessionError.failures(of: .watch).map(refusal) + [
+            Refusal(status: 503, why: "A stream this replica cannot start while the store is away is a 200 event stream of retry: and event: end with reason unavailable, so that EventSource retries."),
+        ]
+        for (code, text, schema) in answers([], refusing: refusals) { response(&w, code, text, schema) }
         transportLimits(&w)
         w.endObject()
         w.endObject()
@@ -80,19 +65,9 @@ extension OpenAPI {
         [operation("/sessions/{id}/events", "post", id: "postSessionEvent", summary: "Report progress or finish (web) or stop (every loader), at the session clock now.",
                   bearer: true, parameters: "[\(idParameter)]",
                   requestBody: Array(#"{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["progress","finish","stop"]}}}}}}"#.utf8),
-                  responses: [
+                  responses: answers([
             ("202", "Accepted, with the event's time on the session clock; durable before this answer when a data directory is set.", #"{"type":"object","required":["type","t"],"properties":{"type":{"type":"string"},"t":{"type":"number"}}}"#),
-            ("400", "A malformed body, or progress/finish for a loader other than web.", ref("Error")),
-            ("401", "Missing or wrong token.", ref("Error")),
-            ("404", "No such session.", ref("Error")),
-            ("421", "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly.", ref("Error")),
-            ("409", "The session is done, or progress after finish.", ref("Error")),
-            ("410", "The session expired.", ref("Error")),
-            ("500", "The change could not be made durable (journal_failed): its outcome is unknown.", ref("Error")),
-            ("503", "The session store (Redis) cannot be reached now (Retry-After).", ref("Error")),
-            ("415", "The body is not application/json.", ref("Error")),
-            ("429", "The per-session event limit is reached.", ref("Error")),
-        ])]
+        ], refusing: [.badBody, .bodyNotJSON] + SessionError.failures(of: .post).map(refusal)))]
     }
 
     /// The body of POST /sessions: one branch per loader, its own parameters only.

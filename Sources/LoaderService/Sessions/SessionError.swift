@@ -25,3 +25,43 @@ public enum SessionError: Error, Sendable, Equatable {
     /// The store cannot be reached (its backend is away).
     case unavailable(String)
 }
+
+extension SessionError {
+    /// The store's operations, by the ways they fail.
+    enum Operation { case create, read, watch, post, delete }
+
+    /// Each way `operation` can fail, one value of each case (what they
+    /// carry is a placeholder): what the API's description of an operation
+    /// lists, each with its status.
+    static func failures(of operation: Operation) -> [SessionError] {
+        let found: [SessionError] = [.notFound(id: ""), .misdirected(id: "", owner: "", replica: ""), .expired(id: "", ttlSeconds: 0)]
+        switch operation {
+        case .create: return [.invalidParameter(""), .tooManySessions(limit: 0), .writeFailed, .unavailable("")]
+        case .read: return found + [.unavailable("")]
+        case .watch: return found + [.tooManyViewers(limit: 0), .unavailable("")]
+        case .post:
+            return [.unauthorized] + found + [.eventNotAccepted(kind: .progress, loader: "", accepted: []), .done, .finished,
+                                              .tooManyEvents(limit: 0), .writeFailed, .unavailable("")]
+        case .delete: return [.unauthorized] + found + [.writeFailed, .unavailable("")]
+        }
+    }
+
+    /// When it happens, in a sentence.
+    var summary: String {
+        switch self {
+        case .notFound: "No such session."
+        case .expired: "The session expired (no activity for the time-to-live)."
+        case .misdirected: "The session belongs to another replica (its name is the id's part before the dot): the load balancer routed it wrongly."
+        case .unauthorized: "Missing or wrong token."
+        case .tooManySessions: "The session limit is reached (Retry-After)."
+        case .tooManyViewers: "The session's viewer limit is reached."
+        case .tooManyEvents: "The per-session event limit is reached."
+        case .eventNotAccepted: "An event the session's loader does not take (progress and finish are the web loader's)."
+        case .done: "The session is done."
+        case .finished: "Progress after finish."
+        case .invalidParameter: "A parameter in params is neither a string nor a number."
+        case .writeFailed: "The change could not be made durable (journal_failed): its outcome is unknown."
+        case .unavailable: "The session store (Redis) cannot be reached now (Retry-After)."
+        }
+    }
+}
