@@ -74,7 +74,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     // MARK: HTTPResponder
 
     public func makeLoopStorage(for loop: EventLoop) -> AnyObject? {
-        LoopCaches(accessLog: configuration.accessLog && logger.enabled(.info) ? logger.makeAccessLog() : nil, metrics: metrics.makeShard())
+        LoopCaches(loop: loop, accessLog: configuration.accessLog && logger.enabled(.info) ? logger.makeAccessLog() : nil, metrics: metrics.makeShard())
     }
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {

@@ -3,6 +3,6 @@ import HTTPServer
 extension LoaderService {
     /// Loaders as data: the frames of a definition in the body.
     static let definitionEndpoints: [Endpoint] = [
-        Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http, peer: r.context.peer) },
+        Endpoint(.POST, "/loaders/preview", document: OpenAPI.previewLoader) { s, r in try s.preview(r.http, peer: r.context.peer, on: r.context.loop) },
     ]
 }

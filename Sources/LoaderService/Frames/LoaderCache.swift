@@ -4,7 +4,7 @@ import LoaderEngine
 /// loader's layer tree costs more than computing one of its frames. A hit
 /// hands out its entry (one reference), not a copy of the loader's fields.
 /// Loop thread only; cleared when full.
-final class LoaderCache: @unchecked Sendable {
+final class LoaderCache {
     final class Entry {
         let loader: ConfiguredLoader
         /// Its frame's cost, found once (a parameter lookup by name).

@@ -67,10 +67,10 @@ extension LoaderService {
         if case .stream = clock, let frameCount, startK >= frameCount {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
-        let viewers = caches.sharedClockViewers, tickers = caches.streamTickers
+        let caches = caches.bound
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self, loaders, t0] writer in
-            let source = MultiplexSource(loaders, t0: t0, fps: fps, viewers: viewers, shared: sharedClockFrames)
-            startStream(writer, frames: source, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
+            let source = MultiplexSource(loaders, t0: t0, fps: fps, viewers: caches.value.sharedClockViewers, shared: sharedClockFrames)
+            startStream(writer, frames: source, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: caches.value.streamTickers)
         }
     }
 

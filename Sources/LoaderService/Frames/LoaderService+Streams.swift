@@ -16,10 +16,10 @@ extension LoaderService {
         let startK = Self.resumeAfter(request)
         if case .shared = clock {
             let steady = try sharedLoop(loader, query, t: query.t)
-            let viewers = caches.sharedClockViewers, tickers = caches.streamTickers
+            let caches = caches.bound
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let frames = viewers.frames(for: steady, fps: fps, shared: sharedClockFrames)
-                startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
+                let frames = caches.value.sharedClockViewers.frames(for: steady, fps: fps, shared: sharedClockFrames)
+                startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: caches.value.streamTickers)
             }
         }
         let t0 = try query.time("t") ?? 0
@@ -28,10 +28,10 @@ extension LoaderService {
             return HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"])
         }
         let key = StreamKey(loader: loader, fps: fps, t0: t0)
-        let cache = caches.streams, tickers = caches.streamTickers
+        let caches = caches.bound
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-            let frames = cache.frames(for: key, loader: loader, t0: t0, fps: fps)
-            startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: tickers)
+            let frames = caches.value.streams.frames(for: key, loader: loader, t0: t0, fps: fps)
+            startStream(writer, frames: frames, on: clock, fps: fps, resumeAfter: startK, frameCount: frameCount, tickers: caches.value.streamTickers)
         }
     }
 

@@ -19,7 +19,7 @@ struct StreamKey: Hashable, Sendable {
 /// Encoded frame events shared by the streams of one event loop: a frame is
 /// computed and encoded once, and its bytes go to every stream that needs
 /// frame k of the same key. Bounded: cleared when full. Loop thread only.
-final class StreamFrameCache: @unchecked Sendable {
+final class StreamFrameCache {
     private struct Entry: Hashable { let key: Int; let k: Int }
     private var frames: [StreamKey: ReplayFrames] = [:]
     private var events: [Entry: (bytes: [UInt8], done: Bool)] = [:]

@@ -193,7 +193,7 @@ final class StreamTicker: LoopTimer {
 }
 
 /// An event loop's stream tickers, by grid. Loop thread only.
-final class StreamTickers: @unchecked Sendable {
+final class StreamTickers {
     private var tickers: [TickGrid: StreamTicker] = [:]
 
     /// Starts a stream: frame `firstK` now (unless `writesFirst` is false:

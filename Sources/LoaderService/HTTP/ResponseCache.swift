@@ -8,7 +8,7 @@ import LoaderEngine
 /// repeat (a new `t` each) costs a hash per request, not an entry each and a
 /// full cache cleared every thousand. Loop thread only; bounded in entries
 /// and body size.
-final class ResponseCache: @unchecked Sendable {
+final class ResponseCache {
     struct Key: Hashable {
         let target: String
         let accept: String

@@ -1,3 +1,4 @@
+import EventLoop
 import HTTPServer
 import LoaderEngine
 
@@ -53,8 +54,9 @@ extension LoaderService {
     typealias Next = (inout ServiceRequest) throws -> HTTPResponse
 }
 
-/// Per event loop, touched only on that loop: caches the server keeps for
-/// the service (`HTTPResponder.makeLoopStorage`).
+/// Per event loop, touched only on that loop (`bound` hands them to a
+/// closure that runs there later): caches the server keeps for the service
+/// (`HTTPResponder.makeLoopStorage`).
 final class LoopCaches {
     /// Answers that never change, by target and `Accept`.
     let responses = ResponseCache()
@@ -73,8 +75,15 @@ final class LoopCaches {
     /// The loop's counts for `/metrics`.
     let metrics: Metrics.Shard
 
-    init(accessLog: AccessLogBuffer? = nil, metrics: Metrics.Shard = Metrics.Shard()) {
+    /// The loop they belong to.
+    let loop: EventLoop
+
+    init(loop: EventLoop, accessLog: AccessLogBuffer? = nil, metrics: Metrics.Shard = Metrics.Shard()) {
+        self.loop = loop
         self.accessLog = accessLog
         self.metrics = metrics
     }
+
+    /// These caches, for a closure that runs on their loop later (a stream's start).
+    var bound: LoopBound<LoopCaches> { LoopBound(self, loop: loop) }
 }

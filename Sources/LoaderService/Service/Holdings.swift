@@ -2,7 +2,7 @@
 /// streams of a loop share (`SessionViewers`, `SharedClockViewers`), and
 /// the process's shared-clock slots (behind their lock). A value is made
 /// for its key's first holder and let go with its last. Not thread-safe.
-final class Holdings<Key: Hashable, Value: AnyObject>: @unchecked Sendable {
+final class Holdings<Key: Hashable, Value: AnyObject> {
     private var entries: [Key: (value: Value, holders: Int)] = [:]
 
     /// The value of `key`, made by `make` for its first holder.

@@ -114,7 +114,7 @@ extension LoaderService {
         if stream != nil || Negotiation.wantsEventStream(request) {
             if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
             return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps), startK: Self.resumeAfter(request),
-                                 tickers: caches.streamTickers, viewers: caches.sessionViewers)
+                                 caches: caches.bound)
         }
         if fps != nil { throw ServiceError.invalid("fps applies to streams (Accept: text/event-stream or stream=sse)") }
         try Negotiation.requireJSON(request)
@@ -140,7 +140,7 @@ extension LoaderService {
     /// When the store cannot be reached and this replica has never read the
     /// session, the answer is still an event stream, `retry:` and an end
     /// saying why: EventSource gives up for good on a 503, not on this.
-    private func sessionStream(_ id: String, fps: Double, startK: Int, tickers: StreamTickers, viewers: SessionViewers) -> HTTPResponse {
+    private func sessionStream(_ id: String, fps: Double, startK: Int, caches: LoopBound<LoopCaches>) -> HTTPResponse {
         enum Start: Sendable { case watch(SessionSnapshot), storeUnavailable }
         return answer({ (reply: @escaping SessionReply<Start>) in
             sessions.addViewer(id) { result in
@@ -157,8 +157,9 @@ extension LoaderService {
                 }
             }
             return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { [self] writer in
-                let frames = viewers.frames(store: sessions, cache: sessionFrameCache, id: id, createdAt: snapshot.createdAt, fps: fps, now: writer.loop.now)
-                startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: tickers)
+                let frames = caches.value.sessionViewers.frames(store: sessions, cache: sessionFrameCache, id: id, createdAt: snapshot.createdAt,
+                                                                fps: fps, now: writer.loop.now)
+                startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: caches.value.streamTickers)
             }
         }
     }

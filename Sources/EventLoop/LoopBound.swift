@@ -1,0 +1,27 @@
+/// A value that belongs to one event loop (SwiftNIO's `NIOLoopBound`): it
+/// may be handed to a `@Sendable` closure that runs on that loop later (a
+/// stream's start, a timer), but it is read and changed only on its loop,
+/// which every access asserts. The one place such state is declared
+/// `Sendable`; the check replaces a comment saying "loop thread only".
+public struct LoopBound<Value>: @unchecked Sendable {
+    public let loop: EventLoop
+    private var stored: Value
+
+    /// Binds `value` to `loop` (from any thread: a preview's caches are
+    /// made off the loop, for the stream that starts on it).
+    public init(_ value: Value, loop: EventLoop) {
+        self.loop = loop
+        stored = value
+    }
+
+    public var value: Value {
+        get {
+            loop.assertInLoop()
+            return stored
+        }
+        set {
+            loop.assertInLoop()
+            stored = newValue
+        }
+    }
+}
