@@ -87,29 +87,29 @@ struct LimitsTests {
     /// With every worker busy, a heavy request waits at most
     /// heavyWaitSeconds, then gets 503 with Retry-After; it never runs.
     @Test func aHeavyRequestWaitsForAWorkerAtMostHeavyWaitSeconds() throws {
-        let (server, service) = try startService {
+        let app = TestApp {
             $0.heavyWorkers = 1
             $0.heavyWaitSeconds = 0.2
             $0.maxHeavyRequestsPerClient = 10
             $0.maxWorkPerRequest = 1 << 40
         }
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        func preview(_ query: String, _ body: String) throws -> TestClient {
-            let client = try TestClient(port: server.port)
+        let service = app.service
+        func preview(_ query: String, _ body: String) -> TestClient {
+            let client = TestClient(embedded: app.server)
             client.send("POST /loaders/preview?\(query) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
             return client
         }
         // The one worker busy for 20 s or more (as in aBatchWhoseClientLeftStops).
-        let long = try preview("from=0&to=100&fps=100", Self.dots(10, animations: 2400))
-        #expect(eventually { service.heavyWork.count == 1 && service.heavyWork.waiting == 0 })
-        let waiting = try preview("t=1", Self.dots(3, animations: 1))
-        #expect(eventually { service.heavyWork.waiting == 1 })
+        let long = preview("from=0&to=100&fps=100", Self.dots(10, animations: 2400))
+        #expect(app.server.wait { service.heavyWork.count == 1 && service.heavyWork.waiting == 0 })
+        let waiting = preview("t=1", Self.dots(3, animations: 1))
+        #expect(app.server.wait { service.heavyWork.waiting == 1 })
         let refused = try #require(waiting.readResponse())
         #expect(try refused.status == 503 && decodeError(refused).code == "overloaded" && refused.headers["retry-after"] == "1")
         #expect(service.heavyWork.waiting == 0)
         // Once the long one's client leaves, the worker is free again.
         long.shutdownWrite()
-        #expect(eventually { service.heavyWork.count == 0 })
+        #expect(app.server.wait { service.heavyWork.count == 0 })
         let after = try #require(preview("t=1", Self.dots(3, animations: 1)).readResponse())
         #expect(after.status == 200)
     }

@@ -14,16 +14,17 @@ struct ServiceLiveTests {
     struct Frame: Decodable { let loader: String; let t: Double; let done: Bool; let elements: [Element] }
     struct Batch: Decodable { let loader: String; let fps: Double; let frames: [Frame] }
 
+    /// Refusals by the parser and the router, as the bytes of each arrive,
+    /// answer the JSON error shape.
     @Test func statusesAnswerTheErrorShape() throws {
-        let (server, _) = try startService(server: { $0.maxConnections = 3 })
-        defer { server.shutdown(gracePeriod: 1_000_000_000) }
-        let methodNotAllowed = try get(server.port, "/loaders", method: "POST")
+        let app = TestApp()
+        let methodNotAllowed = try get(app, "/loaders", method: "POST")
         #expect(methodNotAllowed.status == 405 && methodNotAllowed.headers["allow"] == "GET, HEAD")
         #expect(try decodeError(methodNotAllowed).code == "method_not_allowed")
-        let notAcceptable = try get(server.port, "/loaders/typing/frames?t=1", ["Accept": "text/html"])
+        let notAcceptable = try get(app, "/loaders/typing/frames?t=1", ["Accept": "text/html"])
         #expect(notAcceptable.status == 406)
         #expect(try decodeError(notAcceptable).code == "not_acceptable")
-        #expect(try get(server.port, "/loaders/typing/frames?t=1", ["Accept": "text/html, */*;q=0.1"]).status == 200)
+        #expect(try get(app, "/loaders/typing/frames?t=1", ["Accept": "text/html, */*;q=0.1"]).status == 200)
         for (request, status, code) in [
             ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
             ("GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "b", count: 17000) + "\r\n\r\n", 431, "header_fields_too_large"),
@@ -32,13 +33,20 @@ struct ServiceLiveTests {
             ("POST /loaders/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048577\r\n\r\n", 413, "content_too_large"),
             ("BROKEN\r\n\r\n", 400, "bad_request"),
         ] {
-            let client = try TestClient(port: server.port)
+            let client = TestClient(embedded: app.server)
             client.send(request)
             let r = try #require(client.readResponse())
             #expect(r.status == status)
             #expect(try decodeError(r).code == code)
+            #expect(client.isClosedByServer())
         }
-        #expect(eventually { server.openConnections == 0 })
+    }
+
+    /// Past maxConnections the listener answers 503 in the error shape at
+    /// once (a socket's: the embedded server has no listener).
+    @Test func tooManyConnectionsAnswerTheErrorShape() throws {
+        let (server, _) = try startService(server: { $0.maxConnections = 3 })
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
         let held = try (0..<3).map { _ in try TestClient(port: server.port) }
         #expect(eventually { server.openConnections == 3 })
         let refused = try TestClient(port: server.port)
