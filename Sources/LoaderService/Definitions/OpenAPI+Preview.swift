@@ -18,7 +18,7 @@ extension OpenAPI {
         w.beginObject()
         w.key("200")
         w.rawValue(Array(##"{"description":"A frame, a batch, or an event stream, as GET /loaders/{name}/frames answers them (never cached).","content":{"application/json":{"schema":{"oneOf":[{"$ref":"#/components/schemas/Frame"},{"$ref":"#/components/schemas/Batch"}]}},"text/event-stream":{"schema":\##(eventSchema)}}}"##.utf8))
-        for (code, text, schema) in [
+        return [finish(&w, [
             ("204", "A resumed stream that has nothing left to send.", nil),
             ("304", "Not modified (If-None-Match).", nil),
             ("400", "Bad JSON, a bad definition (error.path says where) or a bad query parameter.", ref("Error")),
@@ -27,13 +27,7 @@ extension OpenAPI {
             ("415", "The body is not application/json.", ref("Error")),
             ("429", "This client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
             ("503", "The server holds more than maxBufferedBytes of unread answers, the preview waited heavyWaitSeconds for a worker, or the server has maxStreams streams open (Retry-After).", ref("Error")),
-        ] as [(String, String, String?)] {
-            response(&w, code, text, schema)
-        }
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/loaders/preview", method: "post", json: w.bytes)]
+        ], path: "/loaders/preview", method: "post")]
     }
 
     /// The loader format (format 1) as JSON Schema. It states what a schema

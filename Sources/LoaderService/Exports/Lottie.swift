@@ -195,10 +195,7 @@ enum Lottie {
             w.endObject()
             w.beginObject()
             w.field("ty", "st")
-            w.key("c")
-            w.rawValue(constant(color))
-            w.key("o")
-            w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
+            paint(&w, color)
             property(&w, "w", keys, { [$0.lineWidth] }, scalar: true, tolerance: position)
             w.field("lc", e.lineCap == .round ? 2 : 1)
             w.field("lj", 1)
@@ -226,12 +223,17 @@ enum Lottie {
     static func fill(_ w: inout JSONWriter, _ color: [Double]) {
         w.beginObject()
         w.field("ty", "fl")
+        paint(&w, color)
+        w.field("r", 1)
+        w.endObject()
+    }
+
+    /// A fill's or stroke's colour, fully opaque (the element's opacity is its layer's).
+    static func paint(_ w: inout JSONWriter, _ color: [Double]) {
         w.key("c")
         w.rawValue(constant(color))
         w.key("o")
         w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
-        w.field("r", 1)
-        w.endObject()
     }
 
     static func constant(_ values: [Double]) -> [UInt8] {

@@ -19,18 +19,12 @@ extension OpenAPI {
         w.beginObject()
         w.key("200")
         w.rawValue(Array(#"{"description":"The event stream.","content":{"text/event-stream":{"schema":\#(eventSchema)}}}"#.utf8))
-        for (code, text, schema) in [
+        return [finish(&w, [
             ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
             ("400", "A bad or unknown loader, parameter or value, named in the message.", ref("Error")),
             ("406", "The Accept header excludes text/event-stream.", ref("Error")),
             ("429", "This client already has maxStreamsPerClient streams open (Retry-After).", ref("Error")),
             ("503", "The server has maxStreams streams open (Retry-After).", ref("Error")),
-        ] as [(String, String, String?)] {
-            response(&w, code, text, schema)
-        }
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/streams", method: "get", json: w.bytes)]
+        ], path: "/streams", method: "get")]
     }
 }

@@ -148,6 +148,16 @@ enum OpenAPI {
         return success + reasons.keys.sorted().map { (String($0), reasons[$0]!.joined(separator: " "), ref("Error")) }
     }
 
+    /// Ends an operation written by hand after its 200: the other
+    /// `answers`, the transport's limits, and the operation's close.
+    static func finish(_ w: inout JSONWriter, _ answers: [(String, String, String?)], path: String, method: String) -> Operation {
+        for (code, text, schema) in answers { response(&w, code, text, schema) }
+        transportLimits(&w)
+        w.endObject()
+        w.endObject()
+        return Operation(path: path, method: method, json: w.bytes)
+    }
+
     /// What each server-sent event of a stream holds (OpenAPI 3.1: the
     /// event-stream media type's schema describes one event).
     static let eventSchema = #"{"type":"object","description":"One event: frames (event: frame, id k, data: a Frame as JSON), then event: end (data: an object with the reason); a first retry: and comment lines are not events.","properties":{"id":{"type":"string"},"event":{"type":"string","enum":["frame","end"]},"data":{"type":"string"},"retry":{"type":"integer"}}}"#

@@ -54,11 +54,7 @@ extension OpenAPI {
         ] + SessionError.failures(of: .watch).map(refusal) + [
             Refusal(status: 503, why: "A stream this replica cannot start while the store is away is a 200 event stream of retry: and event: end with reason unavailable, so that EventSource retries."),
         ]
-        for (code, text, schema) in answers([], refusing: refusals) { response(&w, code, text, schema) }
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/sessions/{id}/frames", method: "get", json: w.bytes)]
+        return [finish(&w, answers([], refusing: refusals), path: "/sessions/{id}/frames", method: "get")]
     }
 
     static func postSessionEvent(_ c: Context) -> [Operation] {
