@@ -201,14 +201,14 @@ final class Connection: Selectable, StreamSink {
         switch response.body {
         case .bytes(let body):
             let hasLength = !(response.status.code < 200 || response.status.code == 204 || response.status.code == 304)
-            enqueue(ResponseHead.encode(status: response.status, headers: response.headers, version: request.version,
+            enqueue(ResponseHead.encode(status: response.status, headers: response.headers, caching: response.caching, version: request.version,
                                         date: server.date(loop), contentLength: hasLength ? body.count : nil,
                                         keepAlive: keepAlive, serverName: server.configuration.serverName))
             if !isHead && hasLength && !body.isEmpty { enqueue(body) }
             if !keepAlive { state = .closing }
             server.requestCompleted()
         case .stream(let start):
-            enqueue(ResponseHead.encode(status: response.status, headers: response.headers, version: request.version,
+            enqueue(ResponseHead.encode(status: response.status, headers: response.headers, caching: response.caching, version: request.version,
                                         date: server.date(loop), contentLength: nil, keepAlive: false,
                                         serverName: server.configuration.serverName))
             if isHead {

@@ -58,6 +58,50 @@ public struct HTTPResponseHeaders: Sendable, Sequence, ExpressibleByDictionaryLi
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 }
 
+/// How caches may keep an answer (RFC 9111) and the validator it is known
+/// by (RFC 9110 §8.8.3): written as the answer's `Cache-Control` and `ETag`
+/// when it is sent, and read as it is by a cache in front of the handler.
+public struct Caching: Sendable, Equatable {
+    public enum Freshness: Sendable, Equatable {
+        /// The same for ever (a frame at an explicit time).
+        case immutable
+        /// Fresh for this many seconds, then revalidated.
+        case maxAge(seconds: Int)
+        /// Revalidated every time (it may change at any moment).
+        case revalidate
+        /// Kept by no cache (health: always asked afresh).
+        case noStore
+    }
+
+    public let freshness: Freshness
+    /// A strong validator, quoted.
+    public let etag: String
+
+    public init(_ freshness: Freshness, etag: String) {
+        self.freshness = freshness
+        self.etag = etag
+    }
+
+    /// Whether a cache shared by every client may give it again for the
+    /// same request without asking its origin.
+    public var isShared: Bool {
+        switch freshness {
+        case .immutable, .maxAge: true
+        case .revalidate, .noStore: false
+        }
+    }
+
+    /// The `Cache-Control` value.
+    public var control: String {
+        switch freshness {
+        case .immutable: "public, max-age=31536000, immutable"
+        case .maxAge(let seconds): "public, max-age=\(seconds)"
+        case .revalidate: "no-cache"
+        case .noStore: "no-store"
+        }
+    }
+}
+
 /// What a responder answers: a status, headers and a body, a stream, or a
 /// response that will be ready later.
 public struct HTTPResponse: Sendable {
@@ -76,6 +120,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPResponseHeaders
     public var body: Body
+    /// How caches may keep it, sent as its `Cache-Control` and `ETag`;
+    /// nil: whatever `headers` say (no-store answers say it there).
+    public var caching: Caching?
 
     public init(status: HTTPStatus = .ok, headers: HTTPResponseHeaders = [:], body: [UInt8] = []) {
         self.status = status

@@ -1,14 +1,16 @@
 /// Writes a response's status line and header section.
 package enum ResponseHead {
     /// `contentLength` nil: no Content-Length (streams, 204, 304).
-    package static func encode(status: HTTPStatus, headers: HTTPResponseHeaders, version: HTTPVersion,
+    package static func encode(status: HTTPStatus, headers: HTTPResponseHeaders, caching: Caching? = nil, version: HTTPVersion,
                        date: [UInt8], contentLength: Int?, keepAlive: Bool, serverName: String?) -> [UInt8] {
+        let control = caching?.control
         // The exact size is known up front: one allocation, then copies.
         let fields = headers.fields
         var capacity = 9 + 20 + 1 + status.reason.utf8.count + 8 + date.count + 19 + 20 + 24 + 4
         if let serverName { capacity += 10 + serverName.utf8.count }
         let encoded = headers.encoded
         capacity += encoded?.count ?? fieldsByteCount(fields)
+        if let caching, let control { capacity += 25 + control.utf8.count + caching.etag.utf8.count }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var w = HeadWriter(base: buffer.baseAddress!)
             w.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
@@ -25,6 +27,12 @@ package enum ResponseHead {
                 encoded.withUnsafeBufferPointer { w.write($0) }
             } else {
                 w.writeFields(fields)
+            }
+            if let caching, let control {
+                w.write("\r\nCache-Control: ")
+                w.write(control)
+                w.write("\r\nETag: ")
+                w.write(caching.etag)
             }
             if let contentLength {
                 w.write("\r\nContent-Length: ")

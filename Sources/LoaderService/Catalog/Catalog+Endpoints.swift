@@ -10,7 +10,7 @@ extension LoaderService {
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
         Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
-        Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, cacheControl: "public, max-age=300") },
+        Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, .maxAge(seconds: 300)) },
         Endpoint(.GET, "/version", document: { _ in
             [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: OpenAPI.answers([
                 ("200", "Name and version.", #"{"type":"object","required":["name","version"],"properties":{"name":{"type":"string"},"version":{"type":"string"}}}"#),
@@ -18,7 +18,7 @@ extension LoaderService {
             ], refusing: [.queryGiven, .acceptsNoJSON]))]
         }) { s, r in
             try s.requireNoQuery(r.http)
-            return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, cacheControl: "no-cache")
+            return try s.json(Array(#"{"name":"loaderd","version":"\#(LoaderService.version)"}"#.utf8), r.http, .revalidate)
         },
     ]
 }

@@ -5,7 +5,7 @@ extension LoaderService {
     /// `GET /loaders`: every loader with its parameters, events and period.
     func catalogList(_ r: ServiceRequest) throws -> HTTPResponse {
         try requireNoQuery(r.http)
-        return try json(catalogJSON, r.http, cacheControl: "public, max-age=300")
+        return try json(catalogJSON, r.http, .maxAge(seconds: 300))
     }
 
     /// `GET /loaders/{name}`: one catalog entry.
@@ -13,7 +13,7 @@ extension LoaderService {
         try requireNoQuery(r.http)
         let name = r[parameter: "name"]
         guard let entry = entryJSON[name] else { throw unknownLoader(name) }
-        return try json(entry, r.http, cacheControl: "public, max-age=300")
+        return try json(entry, r.http, .maxAge(seconds: 300))
     }
 
     /// A loader's `links`: what the endpoint table serves of it, each

@@ -3,13 +3,13 @@ import HTTPServer
 extension LoaderService {
     /// `GET /healthz`: the process answers.
     func healthz(_ r: ServiceRequest) throws -> HTTPResponse {
-        try json(Array(#"{"status":"ok"}"#.utf8), r.http, cacheControl: "no-store")
+        try json(Array(#"{"status":"ok"}"#.utf8), r.http, .noStore)
     }
 
     /// `GET /readyz`: 503 once shutting down, so balancers stop sending.
     func readyz(_ r: ServiceRequest) throws -> HTTPResponse {
         guard isReady else { throw ServiceError(.serviceUnavailable, "not_ready", "shutting down") }
-        return try json(Array(#"{"status":"ready"}"#.utf8), r.http, cacheControl: "no-store")
+        return try json(Array(#"{"status":"ready"}"#.utf8), r.http, .noStore)
     }
 
     /// `GET /metrics`: Prometheus text.

@@ -25,6 +25,7 @@ extension LoaderService {
         do { definition = try LoaderDefinition(definition: request.body) } catch { throw ServiceError(error) }
         // Caches of its own: a preview shares no frames with another of the same name.
         var response = try frames(definition, request, LoopCaches(loop: loop), in: job)
+        response.caching = nil
         response.headers.replace("Cache-Control", "no-store")
         return response
     }

@@ -15,7 +15,7 @@ extension LoaderService {
         do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
         let explicit = try query.time("t")
         return try picture(SVG.frame(loader.frame(at: explicit ?? 0), background: definition.background), request,
-                           cacheControl: explicit != nil ? "public, max-age=31536000, immutable" : "no-cache")
+                           freshness: explicit != nil ? .immutable : .revalidate)
     }
 
     /// `GET /loaders/{name}/animation.svg`, `.json`, `.css` and `.html`: one
@@ -48,7 +48,7 @@ extension LoaderService {
         let items = request.query.filter { $0.name != "from" && !export.ownQueryNames.contains($0.name) }
         let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
-            return try picture(cached, request, cacheControl: "public, max-age=86400", mediaType: export.mediaType, contentType: export.contentType)
+            return try picture(cached, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType, contentType: export.contentType)
         }
         // Check the parameters now (a 400 at once), build the loop off the
         // event loop: sampling takes thousands of frames.
@@ -71,16 +71,16 @@ extension LoaderService {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }
             animations.withLock { $0[key] = body }
-            return LoaderService.cacheable(body, contentType: export.contentType, cacheControl: "public, max-age=86400", ifNoneMatch: ifNoneMatch)
+            return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
         }
     }
 
-    private func picture(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String, mediaType: String = "image/svg+xml",
+    private func picture(_ body: [UInt8], _ request: HTTPRequest, freshness: Caching.Freshness, mediaType: String = "image/svg+xml",
                          contentType: String = "image/svg+xml") throws -> HTTPResponse {
         guard Negotiation.accepts(request, mediaType) else {
             throw ServiceError.notAcceptable(mediaType)
         }
-        return Self.cacheable(body, contentType: contentType, cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
+        return Self.cacheable(body, contentType: contentType, freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
     }
 
     /// Whether the client asks for SVG rather than JSON on `/frames`.

@@ -52,7 +52,7 @@ extension LoaderService {
     /// One frame as JSON: at `t`, cacheable for ever, or at 0 when none is given.
     private func frame(_ loader: ConfiguredLoader, at t: Double?, _ request: HTTPRequest) throws -> HTTPResponse {
         try json(FrameEncoder.encode(loader.frame(at: t ?? 0)), request,
-                 cacheControl: t != nil ? "public, max-age=31536000, immutable" : "no-cache")
+                 t != nil ? .immutable : .revalidate)
     }
 
     /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);
@@ -99,7 +99,7 @@ extension LoaderService {
             renderer.encodedBatch(times: times, fps: fps, count: asked, maxBytes: maxBytes)
         }
         if job?.clientLeft == true { return .clientClosedRequest }
-        guard sent < count else { return try json(body, request, cacheControl: "public, max-age=31536000, immutable") }
+        guard sent < count else { return try json(body, request, .immutable) }
         let next = Self.target(request, replacing: "from", with: JSONWriter.number(from + Double(sent) / fps))
         body.removeLast()  // the closing brace: `next` goes before it
         var w = JSONWriter(capacity: next.utf8.count + 16)
@@ -107,7 +107,7 @@ extension LoaderService {
         body.append(contentsOf: #","next":"#.utf8)
         body.append(contentsOf: w.bytes)
         body.append(UInt8(ascii: "}"))
-        var response = try json(body, request, cacheControl: "public, max-age=31536000, immutable")
+        var response = try json(body, request, .immutable)
         response.headers.add("Link", "<\(next)>; rel=\"next\"")
         return response
     }

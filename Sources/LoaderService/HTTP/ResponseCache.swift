@@ -29,12 +29,10 @@ final class ResponseCache {
     /// A class: a hit hands out one reference, not a copy of each field.
     final class Entry {
         let response: HTTPResponse
-        let etag: String
         let route: String
 
-        init(response: HTTPResponse, etag: String, route: String) {
+        init(response: HTTPResponse, route: String) {
             self.response = response
-            self.etag = etag
             self.route = route
         }
     }
@@ -61,16 +59,14 @@ final class ResponseCache {
             return
         }
         seen[slot] = 0
-        guard let cacheControl = response.headers["Cache-Control"], cacheControl.hasSuffix("immutable") || cacheControl.hasPrefix("public"),
-              let etag = response.headers["ETag"]
-        else { return }
+        guard response.caching?.isShared == true else { return }
         if entries.count >= Self.capacity || bytes + body.count > Self.maxBytes {
             entries.removeAll(keepingCapacity: true)
             bytes = 0
         }
         var kept = response
         kept.headers.prepareEncoding()  // sent many times as it is
-        entries[key] = Entry(response: kept, etag: etag, route: route)
+        entries[key] = Entry(response: kept, route: route)
         bytes += body.count
     }
 }

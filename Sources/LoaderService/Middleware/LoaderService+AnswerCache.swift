@@ -11,7 +11,7 @@ extension LoaderService {
         let cache = r.caches.responses
         if let hit = cache.lookup(key) {
             r.route = hit.route
-            return ETag.matches(headers["if-none-match"], hit.etag) ? Self.notModified(hit.response) : hit.response
+            return ETag.matches(headers["if-none-match"], hit.response.caching?.etag ?? "") ? Self.notModified(hit.response) : hit.response
         }
         let response = try next(&r)
         cache.store(key, response, route: r.route)
@@ -19,9 +19,10 @@ extension LoaderService {
     }
 
     /// A body with a strong ETag, or 304 when `If-None-Match` names it.
-    static func cacheable(_ body: [UInt8], contentType: String, cacheControl: String, ifNoneMatch: String?) -> HTTPResponse {
+    static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?) -> HTTPResponse {
         let etag = ETag.strong(body)
-        let response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType, "Cache-Control": cacheControl, "ETag": etag], body: body)
+        var response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType], body: body)
+        response.caching = Caching(freshness, etag: etag)
         return ETag.matches(ifNoneMatch, etag) ? notModified(response) : response
     }
 
@@ -35,8 +36,8 @@ extension LoaderService {
     }
 
     /// A JSON body with a strong ETag; `If-None-Match` gives 304.
-    func json(_ body: [UInt8], _ request: HTTPRequest, cacheControl: String) throws -> HTTPResponse {
+    func json(_ body: [UInt8], _ request: HTTPRequest, _ freshness: Caching.Freshness) throws -> HTTPResponse {
         try Negotiation.requireJSON(request)
-        return Self.cacheable(body, contentType: "application/json", cacheControl: cacheControl, ifNoneMatch: request.headers["if-none-match"])
+        return Self.cacheable(body, contentType: "application/json", freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
     }
 }
