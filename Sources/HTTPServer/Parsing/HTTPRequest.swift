@@ -1,3 +1,4 @@
+import Synchronization
 import Glibc
 
 /// An HTTP method token (`GET`, `POST`…), compared exactly.
@@ -55,6 +56,8 @@ public struct HTTPRequest: Sendable {
         let headers: HTTPHeaders
         let body: [UInt8]
         let keepAlive: Bool
+        /// `Accept`'s media ranges, parsed on first use (nil: not yet).
+        let accept = Mutex<MediaRanges?>(nil)
 
         init(method: HTTPMethod, target: String, parts: RequestTarget.Parts, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
             self.method = method
@@ -101,6 +104,17 @@ public struct HTTPRequest: Sendable {
         storage = Storage(method: method, target: target, parts: parts, version: version, headers: headers, body: body)
     }
 
+    /// The media ranges of `Accept` (RFC 9110 §12.5.1), parsed once per
+    /// request, on first use.
+    public var accept: MediaRanges {
+        storage.accept.withLock { ranges in
+            if let ranges { return ranges }
+            let parsed = MediaRanges(headers["accept"])
+            ranges = parsed
+            return parsed
+        }
+    }
+
     /// The first value of query item `name`.
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
@@ -122,4 +136,37 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { "\(status.code) \(message)" }
+}
+
+/// What `Accept` asks for: its media ranges with q > 0, lower-cased,
+/// parameters dropped; no header (or an empty one) accepts anything.
+public struct MediaRanges: Sendable, Equatable {
+    /// Nil when the request has no `Accept`.
+    public let ranges: [String]?
+
+    public init(_ header: String?) {
+        guard let header, !header.trimmingSpaces.isEmpty else {
+            ranges = nil
+            return
+        }
+        var out = [String]()
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+            guard let range = pieces.first, !range.isEmpty else { continue }
+            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if q > 0 { out.append(range) }
+        }
+        ranges = out
+    }
+
+    /// Whether `type` (`image/svg+xml`) is acceptable: named, or by `*/*`
+    /// or its `image/*`.
+    public func accepts(_ type: String) -> Bool {
+        guard let ranges else { return true }
+        let major = type.split(separator: "/").first.map(String.init) ?? type
+        return ranges.contains { $0 == type || $0 == "*/*" || $0 == major + "/*" }
+    }
+
+    /// Whether `type` is named itself (not by a wildcard).
+    public func names(_ type: String) -> Bool { ranges?.contains(type) ?? false }
 }

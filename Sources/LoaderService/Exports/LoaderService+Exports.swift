@@ -85,7 +85,7 @@ extension LoaderService {
 
     /// Whether the client asks for SVG rather than JSON on `/frames`.
     static func prefersSVG(_ request: HTTPRequest) -> Bool {
-        guard let ranges = Negotiation.ranges(request.headers["accept"]) else { return false }
-        return ranges.contains("image/svg+xml") && !ranges.contains("application/json") && !ranges.contains("text/event-stream")
+        let accept = request.accept
+        return accept.names("image/svg+xml") && !accept.names("application/json") && !accept.names("text/event-stream")
     }
 }
