@@ -58,7 +58,7 @@ struct LimitsTests {
     @Test func aPreviewStreamHoldsItsHeavyPlaceUntilItEnds() throws {
         let app = TestApp { $0.maxHeavyRequestsPerClient = 1 }
         let body = Array(Self.dots(3, animations: 1).utf8)
-        let open = try app.server.request(.POST, "/loaders/preview?stream=sse&fps=10", headers: [("Content-Type", "application/json")], body: body)
+        let open = app.server.request(.POST, "/loaders/preview?stream=sse&fps=10", headers: [("Content-Type", "application/json")], body: body)
         guard let stream = open.stream else { Issue.record("no stream: \(open.status)"); return }
         let refused = try app.request("POST", "/loaders/preview?t=1", Self.json, body: body)
         #expect(try refused.status == 429 && decodeError(refused).code == "too_many_heavy_requests" && refused.headers["retry-after"] == "1")

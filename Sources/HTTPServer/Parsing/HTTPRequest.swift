@@ -104,6 +104,11 @@ public struct HTTPRequest: Sendable {
         storage = Storage(method: method, target: target, parts: parts, version: version, headers: headers, body: body)
     }
 
+    /// A request whose target the parser has split already, from its bytes.
+    init(method: HTTPMethod, target: String, parts: RequestTarget.Parts, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
+        storage = Storage(method: method, target: target, parts: parts, version: version, headers: headers, body: body)
+    }
+
     /// The media ranges of `Accept` (RFC 9110 §12.5.1), parsed once per
     /// request, on first use.
     public var accept: MediaRanges {

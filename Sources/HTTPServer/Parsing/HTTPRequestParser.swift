@@ -35,6 +35,8 @@ public struct HTTPRequestParser: Sendable {
     private struct Head: Sendable {
         var method: HTTPMethod
         var target: String
+        /// The target split and decoded, from its bytes.
+        var parts: RequestTarget.Parts
         var version: HTTPVersion
         var headers: HTTPHeaders
         var headLength: Int
@@ -144,8 +146,10 @@ public struct HTTPRequestParser: Sendable {
             throw HTTPParseError(.badRequest, "malformed request target")
         }
         let method = HTTPMethod.known(base, sp1) ?? HTTPMethod(ascii(base, 0, sp1))
-        let target = ascii(base, sp1 + 1, sp2)
+        let targetBytes = UnsafeBufferPointer(start: base + sp1 + 1, count: sp2 - sp1 - 1)
+        let target = String(decoding: targetBytes, as: UTF8.self)
         let version = try parseVersion(UnsafeBufferPointer(start: base + sp2 + 1, count: lineStop - sp2 - 1), method: method)
+        let parts = try RequestTarget.parse(targetBytes, method: method)
 
         // Header fields.
         var fields = [HTTPHeaders.Field]()
@@ -226,7 +230,7 @@ public struct HTTPRequestParser: Sendable {
             }
             expectsContinue = version == .http1_1
         }
-        return .head(Head(method: method, target: target, version: version, headers: headers,
+        return .head(Head(method: method, target: target, parts: parts, version: version, headers: headers,
                           headLength: offset + head.count, expectsContinue: expectsContinue), body)
     }
 
@@ -280,13 +284,8 @@ public struct HTTPRequestParser: Sendable {
 
     private mutating func finish(_ head: Head, body: [UInt8], consumed: Int) -> Event {
         state = .head(scanned: 0)
-        do {
-            let request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                          headers: head.headers, body: body)
-            return .request(request, consumed: consumed)
-        } catch {
-            return .error(error)
-        }
+        return .request(HTTPRequest(method: head.method, target: head.target, parts: head.parts, version: head.version,
+                                    headers: head.headers, body: body), consumed: consumed)
     }
 
     /// Decodes as many chunks as are here; true once the last chunk and the

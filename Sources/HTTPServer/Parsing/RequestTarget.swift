@@ -10,15 +10,20 @@ enum RequestTarget {
     }
 
     static func parse(_ target: String, method: HTTPMethod) throws(HTTPParseError) -> Parts {
-        if target == "*" {
+        var copy = target
+        let result = copy.withUTF8 { bytes -> Result<Parts, HTTPParseError> in
+            do throws(HTTPParseError) { return .success(try parse(bytes, method: method)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// The target's parts, from its bytes as they arrived.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, method: HTTPMethod) throws(HTTPParseError) -> Parts {
+        if bytes.count == 1 && bytes[0] == UInt8(ascii: "*") {
             guard method == .OPTIONS else { throw HTTPParseError(.badRequest, "* is only a target for OPTIONS") }
             return Parts(pathBounds: nil, segments: [], query: [])
         }
-        var copy = target
-        let result = copy.withUTF8 { bytes -> Result<Parts, HTTPParseError> in
-            do throws(HTTPParseError) { return .success(try parse(bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        return try parse(bytes)
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> Parts {
