@@ -23,11 +23,13 @@ from browser_test import chromium
 TIMES = 30
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
-<div style="position:absolute;left:13px;top:17px">%s</div>
+<div style="position:absolute;left:13px;top:17px">%s<span id="after">after</span></div>
 <pre id="out"></pre>
 <script>
 const times = %s;
+const scale = %s;
 const container = document.querySelector('[role=status]');
+if (scale !== 1) container.style.setProperty('--ld-scale', String(scale));
 getComputedStyle(container).width;
 const animations = document.getAnimations();
 const rows = [];
@@ -43,7 +45,8 @@ for (const ms of times) {
   }
   rows.push(row);
 }
-document.getElementById('out').textContent = JSON.stringify({ animations: animations.length, rows });
+const box = container.getBoundingClientRect(), after = document.getElementById('after').getBoundingClientRect();
+document.getElementById('out').textContent = JSON.stringify({ animations: animations.length, rows, box: [box.width, box.height], afterLeft: after.left - box.left });
 </script></body></html>"""
 
 
@@ -107,12 +110,14 @@ def main():
             words = snippet.split("one loop of ")[1].split(")")[0].replace("(reduced motion: ", "").split()
             loops = {"normal": (float(words[0]), float(words[5])), "reduced": (float(words[7]), float(words[12]))}
             staggered = snippet.count("animation-delay: calc(-")
-            for motion, (duration, start) in loops.items():
+            # Every loader at its own size; typing also at --ld-scale: 3, whose box must grow
+            # with it (the next inline content starts after it) and whose nodes scale about the origin.
+            for motion, (duration, start), scale in [(m, loops[m], 1) for m in loops] + ([("normal", loops["normal"], 3)] if name == "typing" else []):
                 # 30 moments, off the round instants where copies start and cycles wrap.
                 times = [(k + 0.37) * duration / TIMES for k in range(TIMES)]
-                page = os.path.join(out, f"{name}-{motion}.html")
+                page = os.path.join(out, f"{name}-{motion}" + (f"-x{scale}" if scale != 1 else "") + ".html")
                 with open(page, "w") as f:
-                    f.write(PAGE % (snippet, json.dumps([t * 1000 for t in times])))
+                    f.write(PAGE % (snippet, json.dumps([t * 1000 for t in times]), scale))
                 flags = ["--force-prefers-reduced-motion"] if motion == "reduced" else []
                 dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                                       "--user-data-dir=" + os.path.join(out, "profile"), *flags,
@@ -123,6 +128,15 @@ def main():
                 except (IndexError, ValueError):
                     failures.append(f"{name} ({motion}): the page did not report"); continue
                 worst, problem = 0.0, None
+                if scale != 1:
+                    canvas = json.loads(get(base, f"/loaders/{name}/frames?t=0"))
+                    box, after = result["box"], result["afterLeft"]
+                    ok_box = abs(box[0] - canvas["width"] * scale) <= 0.1 and abs(box[1] - canvas["height"] * scale) <= 0.1
+                    print(f"css: {name} at --ld-scale {scale}: box {box[0]:.2f}×{box[1]:.2f} for a {canvas['width']}×{canvas['height']} canvas, next content at {after:.2f} px")
+                    if not ok_box or after < box[0] - 0.1:
+                        failures.append(f"{name} at --ld-scale {scale}: box {box} does not hold the scaled canvas, or content after it starts at {after}")
+                    # Measured in scaled pixels: compare at the canvas's own size.
+                    result["rows"] = [{id: [v / scale for v in m[:4]] + [m[4]] for id, m in row.items()} for row in result["rows"]]
                 for t, measured in zip(times, result["rows"]):
                     ok = False
                     frames = []
@@ -136,17 +150,17 @@ def main():
                         ok = True
                     if not ok:
                         problem = f"t={t:.4f}: {detail}"; break
-                if name == "typing" and motion == "normal":
+                if name == "typing" and motion == "normal" and scale == 1:
                     # The check sees a wrong moment: the page at t against the engine 0.25 s later.
                     late = json.loads(get(base, f"/loaders/typing/frames?t={start + times[3] + 0.25!r}"))
                     seen = not matches(result["rows"][3], late)[0]
                     print(f"css: a moment 0.25 s off is seen: {seen}")
                     if not seen: failures.append("the check does not see a moment 0.25 s off")
-                print(f"css: {name} ({motion}): {len(result['rows'])} moments, {result['animations']} animations"
+                print(f"css: {name} ({motion}" + (f", --ld-scale {scale}" if scale != 1 else "") + f"): {len(result['rows'])} moments, {result['animations']} animations"
                       + (f" ({staggered} copies by animation-delay in all)" if motion == "normal" else "")
                       + f", worst box/centre difference {worst:.4f} px"
                       + (f" — {problem}" if problem else ""))
-                if problem: failures.append(f"{name} ({motion}) {problem}")
+                if problem: failures.append(f"{name} ({motion}, scale {scale}) {problem}")
     finally:
         server.terminate()
         server.wait()

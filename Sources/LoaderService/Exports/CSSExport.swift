@@ -13,7 +13,10 @@ import LoaderEngine
 /// band, so turning and trimming move the gradient, not the box. Each node
 /// sits in a wrapper: a replicator's copy that is its first copy moved and
 /// later (a translation) runs the first copy's keyframes with an
-/// `animation-delay`, its wrapper translated by the offset.
+/// `animation-delay`, its wrapper translated by the offset. The wrappers
+/// scale by `--ld-scale` about the canvas origin and the container's box
+/// grows with it, so a scaled loader takes its room and never draws over
+/// its neighbours.
 struct CSSExport {
     let name: String
     let normal: SVGAnimation
@@ -58,14 +61,14 @@ struct CSSExport {
         let time = "calc(\(f(duration * 1000))ms / var(--ld-speed))"
         switch drawing {
         case .own:
-            return "\(wrapper) { transform: none; } \(node) { animation-name: \(prefix)-\(i)\(suffix); animation-duration: \(time); animation-delay: 0s; }"
+            return "\(wrapper) { transform: scale(var(--ld-scale)); } \(node) { animation-name: \(prefix)-\(i)\(suffix); animation-duration: \(time); animation-delay: 0s; }"
         case let .copy(base, delay, offset):
             // A copy `delay` later shows, at loop time s, the first copy's
             // keyframe at s − delay: a negative animation-delay of the rest
             // of the loop (the keyframes repeat every loop).
             var lead = (-delay).truncatingRemainder(dividingBy: duration)
             if lead < 0 { lead += duration }
-            return "\(wrapper) { transform: translate(\(f(offset.x))px, \(f(offset.y))px); } "
+            return "\(wrapper) { transform: scale(var(--ld-scale)) translate(\(f(offset.x))px, \(f(offset.y))px); } "
                 + "\(node) { animation-name: \(prefix)-\(base)\(suffix); animation-duration: \(time); animation-delay: calc(\(f(-lead * 1000))ms / var(--ld-speed)); }"
         }
     }
@@ -79,8 +82,8 @@ struct CSSExport {
         @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
-        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: \(f(loader.width))px; height: \(f(loader.height))px; transform: scale(var(--ld-scale)); transform-origin: 0 0;\(loader.definition.background.map { " background: \($0);" } ?? "") }
-        .\(prefix) > div { position: absolute; left: 0; top: 0; }
+        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.definition.background.map { " background: \($0);" } ?? "") }
+        .\(prefix) > div { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
         .\(prefix) [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; }
 
         """
