@@ -163,7 +163,7 @@ extension PictureTests {
         // Parameters change the export as they change the frames.
         #expect(try get(app, "/loaders/typing/animation.css?color=%23FF0000").text.contains("--ld-color: #FF0000;"))
         #expect(try get(app, "/loaders/typing/animation.css?speed=2").text.contains("calc(3000ms / var(--ld-speed))"))
-        #expect(try get(app, "/loaders/typing/animation.css?scale=2").text.contains("width: 140px; height: 40px;"))
+        #expect(try get(app, "/loaders/typing/animation.css?scale=2").text.contains("width: calc(140px * var(--ld-scale)); height: calc(40px * var(--ld-scale));"))
         #expect(try get(app, "/loaders/typing/animation.html?label=").status == 400)
         #expect(try get(app, "/loaders/typing/animation.css?label=x").status == 400)
         let etag = try #require(css.headers["etag"])
