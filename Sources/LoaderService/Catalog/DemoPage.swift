@@ -26,6 +26,7 @@ enum DemoPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>loaderd: loading animations, frame by frame</title>
+<link rel="icon" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAArklEQVR42u2VsQ2EMAxFU1yBTrouIyBlAgZIR8EmLJABWII1WBBcfEu5ECV0pvjFa/BHfrITcN/tdJY4ClCAAhSgQOVhFBKIjZeDMIPQyHlhBL4l8BMO4Sw4UNPcIKzCXrCiprmPMAlLwYTaTaDWPJfQXK15LqG5WvNc4k8gNporEaPeOwSMeungc4H0QCBh3z2BGfvuCYyvEjBfgfkhfMU1NP8Q8V9AAQpQgAImXJ71rJ8guKC/AAAAAElFTkSuQmCC">
 <style>
   :root { color-scheme: light dark; --fg: #1d1d1f; --muted: #6e6e73; --card: #ffffff; --bg: #f2f2f7; --accent: #0a84ff; }
   @media (prefers-color-scheme: dark) { :root { --fg: #f5f5f7; --muted: #a1a1a6; --card: #1c1c1e; --bg: #000; } }
@@ -117,6 +118,9 @@ const builtIn = {
          what: "A pulsing indicator, a drop per loaded resource. Start a session and report progress." },
 };
 const cards = new Map();
+
+// "activity-indicator" → "Activity indicator": a card's title, not its slug.
+function humanTitle(name) { const words = name.replace(/-/g, " "); return words.charAt(0).toUpperCase() + words.slice(1); }
 
 function addCard(l) {
   const card = document.createElement("section");
@@ -397,7 +401,7 @@ async function start() {
     const colour = entry.parameters.find((p) => p.name === "color");
     const size = Math.max(entry.canvas.width, entry.canvas.height);
     addCard({
-      name: entry.name, title: known ? known.title : entry.name, what: known && known.what ? known.what : entry.description,
+      name: entry.name, title: known ? known.title : humanTitle(entry.name), what: known && known.what ? known.what : entry.description,
       bg: entry.background || "#ffffff", scale: known ? known.scale : Math.min(4, 180 / size),
       controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
       session: known && known.session,
