@@ -23,6 +23,8 @@ struct PreviewTests {
         let app = TestApp()
         let frame = try post(app, "/loaders/preview?t=0.25", Self.definition)
         #expect(frame.status == 200 && frame.headers["cache-control"] == "no-store")
+        // Kept by no cache, yet still known by a strong validator.
+        #expect(frame.headers["etag"]?.hasPrefix("\"") == true && frame.headers["etag"]?.hasSuffix("\"") == true)
         let engine = try LoaderDefinition(definition: Array(Self.definition.utf8)).configure().frame(at: 0.25)
         #expect(frame.body == FrameEncoder.encode(engine))
         #expect(frame.text.contains(#""opacity":0.5"#) && frame.text.contains(##""color":"#00FF00""##))

@@ -120,8 +120,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPResponseHeaders
     public var body: Body
-    /// How caches may keep it, sent as its `Cache-Control` and `ETag`;
-    /// nil: whatever `headers` say (no-store answers say it there).
+    /// How caches may keep it and its validator, sent as its
+    /// `Cache-Control` and `ETag`; nil for an answer with no validator,
+    /// whose `Cache-Control` (if any) is among `headers`.
     public var caching: Caching?
 
     public init(status: HTTPStatus = .ok, headers: HTTPResponseHeaders = [:], body: [UInt8] = []) {

@@ -25,8 +25,12 @@ extension LoaderService {
         do { definition = try LoaderDefinition(definition: request.body) } catch { throw ServiceError(error) }
         // Caches of its own: a preview shares no frames with another of the same name.
         var response = try frames(definition, request, LoopCaches(loop: loop), in: job)
-        response.caching = nil
-        response.headers.replace("Cache-Control", "no-store")
+        // Kept by no cache, still known by its ETag (as before caching was typed).
+        if let caching = response.caching {
+            response.caching = Caching(.noStore, etag: caching.etag)
+        } else {
+            response.headers.replace("Cache-Control", "no-store")
+        }
         return response
     }
 }
