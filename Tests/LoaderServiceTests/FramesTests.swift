@@ -48,6 +48,26 @@ struct FramesTests {
         #expect(try get(app, "/loaders/typing/animation.html?label=Chargement%20%E2%80%A6").status == 200)
     }
 
+    /// `/client.js`: a module browsers may keep for a year at its versioned
+    /// address and five minutes at the plain one; another version is not here.
+    @Test func clientScriptIsCachedByVersion() throws {
+        let app = TestApp()
+        let plain = try get(app, "/client.js")
+        #expect(plain.status == 200)
+        #expect(plain.headers["content-type"] == "text/javascript; charset=utf-8")
+        #expect(plain.headers["cache-control"] == "public, max-age=300")
+        #expect(plain.text.contains("customElements.define(\"loader-frames\""))
+        let versioned = try get(app, "/client.js?v=\(LoaderService.version)")
+        #expect(versioned.headers["cache-control"] == "public, max-age=31536000, immutable")
+        #expect(versioned.body == plain.body)
+        let etag = try #require(plain.headers["etag"])
+        #expect(try get(app, "/client.js", ["If-None-Match": etag]).status == 304)
+        #expect(try get(app, "/client.js?v=0.0.0-other").status == 404)
+        #expect(try get(app, "/client.js?version=1").status == 400)
+        // A page of another origin loads it as a module: CORS applies.
+        #expect(try get(app, "/client.js", ["Origin": "https://site.example"]).headers["access-control-allow-origin"] == "*")
+    }
+
     @Test func catalogEntriesHealthReadinessMetricsAndOpenAPI() throws {
         let app = TestApp()
         let service = app.service

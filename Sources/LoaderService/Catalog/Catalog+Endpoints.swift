@@ -1,12 +1,11 @@
 import HTTPServer
 
 extension LoaderService {
-    /// The catalogue (the loaders, one loader) and the service's own: the demo
-    /// page, health, metrics, the OpenAPI document, the version.
+    /// The catalogue (the loaders, one loader) and the service's own: health,
+    /// metrics, the OpenAPI document, the version.
     static let catalogEndpoints: [Endpoint] = [
         Endpoint(.GET, "/loaders", document: OpenAPI.listLoaders) { s, r in try s.catalogList(r) },
         Endpoint(.GET, "/loaders/{name}", document: OpenAPI.getLoader) { s, r in try s.catalogEntry(r) },
-        Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
         Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },

@@ -2,7 +2,7 @@ import HTTPServer
 import LoaderEngine
 
 /// The catalogue's and the service's own operations: the loaders, the
-/// demo page, health, metrics, this document and the version.
+/// health, metrics, this document and the version.
 extension OpenAPI {
     static func listLoaders(_ c: Context) -> [Operation] {
         [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: answers([
@@ -21,19 +21,6 @@ extension OpenAPI {
     }
 
     /// `/`: the demo page.
-    static func demoPage(_ c: Context) -> [Operation] {
-        var w = JSONWriter(capacity: 512)
-        beginOperation(&w, id: "demoPage", summary: "The demo page: every loader live through EventSource on canvases, with controls and a web-session panel.")
-        w.key("responses")
-        w.beginObject()
-        w.key("200")
-        w.rawValue(Array(#"{"description":"HTML, with its CSS and JavaScript inline.","content":{"text/html":{"schema":{"type":"string"}}}}"#.utf8))
-        transportLimits(&w)
-        w.endObject()
-        w.endObject()
-        return [Operation(path: "/", method: "get", json: w.bytes)]
-    }
-
     static func healthz(_ c: Context) -> [Operation] {
         [status("/healthz", "Liveness: the process answers.", extra503: false)]
     }
