@@ -99,7 +99,11 @@ struct PictureTests {
         let app = TestApp()
         let r = try get(app, "/")
         #expect(r.status == 200 && r.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(r.text.contains("new EventSource"))
+        // Built on <loader-frames>, from this service's /client.js at its version.
+        #expect(r.text.contains("<loader-frames"))
+        #expect(r.text.contains("src=\"/client.js?v=\(LoaderService.version)\""))
+        #expect(r.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+        #expect(r.text.contains("new EventSource"))   // the snippet for those who draw themselves
         #expect(r.text.contains("prefers-reduced-motion"))
         #expect(r.text.contains("data-frames") || r.text.contains("dataset.frames"))
         // Nothing is fetched from elsewhere.

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Real-browser tests with headless Chromium (run by .ci/run):
-1. the demo page shows every loader of /loaders, including one dropped into
-   --loaders-dir with no other change, and its editor's live preview: each
-   receives at least 10 frames and draws a non-blank canvas (`?frames=N`
-   stops each after N frames so that --dump-dom returns); a screenshot is kept;
-2. the editor shows a bad definition's error with its JSON path;
-3. animation.svg in an <img> shows different pixels at two moments;
-4. over the DevTools protocol, the demo page draws every loader (16, with the
-   dropped-in one) from one multiplexed EventSource on the shared clock: the
-   page's requests are counted, and exactly one is an event stream.
+1. over the DevTools protocol, the demo page shows every loader of /loaders
+   on <loader-frames>, including one dropped into --loaders-dir with no other
+   change, and its editor's live preview: each draws at least 40 frames, some
+   of them showing something (`?frames=N` pauses each player after N), all
+   from one event-stream request (/streams, on the shared clock, carrying
+   every loader), counted by the browser itself;
+2. the demo page at 1280 px and on a 390 px phone (screenshots kept as CI
+   artefacts): no horizontal overflow, every circle node as wide as it is
+   tall, every card drawn, human titles, no frame ids;
+3. "Use it" follows the card's controls: after choosing 5 red dots every
+   snippet says so, and every address in the snippets answers 200; the
+   editor's Copy puts the definition on the clipboard and Download saves it;
+4. the editor shows a bad definition's error with its JSON path;
+5. animation.svg in an <img> shows different pixels at two moments.
 Exits 1 on failure.
 
     Tests/system/browser_test.py path/to/loaderd output-dir
 """
-import json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse, urllib.request, zlib
+import base64, json, os, re, socket, struct, subprocess, sys, tempfile, time, urllib.parse, urllib.request, zlib
 
 from cdp import Browser
 from loaderd_process import free_port
@@ -89,27 +94,115 @@ def main():
             except OSError:
                 time.sleep(0.05)
 
-        # 1. The demo page: every loader (and the editor), frames, canvases drawn.
         names = [l["name"] for l in json.load(urllib.request.urlopen(base + "/loaders"))["loaders"]]
         if "dropped-in" not in names: failures.append("the dropped-in loader is not in /loaders")
         paths = json.load(urllib.request.urlopen(base + "/openapi.json"))["paths"]
         if "/loaders/dropped-in/frames" not in paths: failures.append("the dropped-in loader has no path in /openapi.json")
-        dom = run_browser(["--virtual-time-budget=15000", "--dump-dom", base + "/?frames=40"]).stdout
-        cards = re.findall(r'<section class="card" data-loader="([\w-]+)" data-frames="(\d+)"(?: data-nonblank="(\w+)")?', dom)
-        seen = {name: (int(frames), nonblank) for name, frames, nonblank in cards}
-        for name in names + ["editor"]:
-            frames, nonblank = seen.get(name, (0, None))
-            print(f"demo page: {name}: {frames} frames received, canvas non-blank: {nonblank}")
-            if frames < 10: failures.append(f"{name} received {frames} frames (< 10)")
-            if nonblank != "true": failures.append(f"{name} canvas is blank")
-        shot = os.path.join(OUT, "demo.png")
-        run_browser(["--window-size=1280,900", "--virtual-time-budget=15000", "--screenshot=" + shot, base + "/?frames=12"])
-        w, h, bpp, rows = pixels(shot)
-        colours = {rows[y][x * bpp:x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 7)}
-        print(f"demo page screenshot: {shot} ({w}×{h}, {len(colours)} colours sampled)")
-        if len(colours) < 8: failures.append("the demo screenshot is nearly uniform")
+        cards_js = '[...document.querySelectorAll("section.card")]'
 
-        # 2. The editor with a mistake: the message and its path are shown.
+        with Browser(chromium(), os.path.join(OUT, "chromium-cdp-profile")) as browser:
+            # 1. Every loader on one connection, counted by the browser itself.
+            # A tall screen: a player streams only while it is in view.
+            page = browser.open(base + "/?frames=40", device=(1280, 6000, 1, False))
+            page.wait_for(f'{cards_js}.length > {len(names)} && {cards_js}.every((c) => c.dataset.nonblank !== undefined)', 60)
+            drawn = json.loads(page.evaluate(f'JSON.stringify({cards_js}.map((c) => [c.dataset.loader, Number(c.dataset.frames), c.dataset.nonblank]))'))
+            streams = [r["request"]["url"] for r in page.events("Network.requestWillBeSent")
+                       if r["request"]["headers"].get("Accept") == "text/event-stream"]
+            print(f"demo page: {len(streams)} event stream(s): {[u[:60] for u in streams]}")
+            for name, frames, nonblank in drawn:
+                print(f"demo page: {name}: {frames} frames drawn, something shown: {nonblank}")
+                if frames < 40 or nonblank != "true":
+                    failures.append(f"{name} drew {frames} frames (showing something: {nonblank})")
+            if {n for n, _, _ in drawn} != set(names) | {"editor"}:
+                failures.append(f"the demo page's cards {sorted(n for n, _, _ in drawn)} are not the catalogue's")
+            if len(streams) != 1 or "/streams?" not in streams[0] or "clock=shared" not in streams[0]:
+                failures.append(f"the demo page opened {len(streams)} event streams, not one multiplexed shared-clock stream")
+            elif streams[0].count("loader=") != len(names):
+                failures.append(f"the page's stream carries {streams[0].count('loader=')} loaders, not {len(names)}")
+
+            # 2. At 1280 px and on a phone: fits, round, drawn, titled.
+            for width, scale, mobile in ((1280, 1, False), (390, 2, True)):
+                page = browser.open(base + "/", device=(width, 900, scale, mobile))
+                page.wait_for(f'{cards_js}.length > {len(names)}', 20)
+                height = page.evaluate("document.documentElement.scrollHeight")
+                browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}, session=page.session)
+                page.wait_for(f'{cards_js}.every((c) => Number(c.dataset.frames) >= 20)', 30)
+                view = json.loads(page.evaluate(f"""JSON.stringify({{
+                  scrollWidth: document.documentElement.scrollWidth, innerWidth,
+                  titles: {cards_js}.filter((c) => c.dataset.loader !== "editor").map((c) => c.querySelector("h2").textContent),
+                  text: document.body.innerText,
+                  circles: [...document.querySelectorAll("loader-frames")].flatMap((p) => [...p.shadowRoot.querySelectorAll("circle[data-element]")])
+                    .concat([...document.querySelectorAll("#editor-stage circle")])
+                    .map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0.5).map((r) => [r.width, r.height]),
+                  players: [...document.querySelectorAll("loader-frames")].map((p) => [p.frame ? p.frame.loader : null, p.getBoundingClientRect().width]),
+                }})"""))
+                shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=page.session)
+                path = os.path.join(OUT, f"demo-{width}.png")
+                with open(path, "wb") as f:
+                    f.write(base64.b64decode(shot["data"]))
+                w, h, bpp, rows = pixels(path)
+                colours = {rows[y][x * bpp:x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 7)}
+                oval = [c for c in view["circles"] if abs(c[0] - c[1]) > 0.5]
+                slugs = [t for t in view["titles"] if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", t)]
+                ids = re.findall(r"frame \d{6,}|id \d{6,}", view["text"])
+                undrawn = [p for p in view["players"] if p[0] is None or p[1] < 10]
+                print(f"demo page at {width} px: {path} ({w}×{h}, {len(colours)} colours), scroll width {view['scrollWidth']}, "
+                      f"{len(view['circles'])} circles, {len(oval)} not round, {len(view['players'])} players")
+                if view["scrollWidth"] > view["innerWidth"]: failures.append(f"at {width} px the page scrolls sideways ({view['scrollWidth']} px)")
+                if oval: failures.append(f"at {width} px {len(oval)} circles are not round: {oval[:3]}")
+                if undrawn: failures.append(f"at {width} px players not drawn: {undrawn}")
+                if slugs: failures.append(f"at {width} px cards titled with slugs: {slugs}")
+                if ids: failures.append(f"at {width} px raw frame ids show: {ids[:3]}")
+                if len(colours) < 8: failures.append(f"the demo screenshot at {width} px is nearly uniform")
+
+            # 3. "Use it" follows the card's controls; the editor copies and downloads.
+            page = browser.open(base + "/", device=(1280, 900, 1, False))
+            page.wait_for('document.querySelector(\'[data-loader="typing"] input[type=range]\') ? 1 : 0', 20)
+            page.evaluate("""(() => {
+              const card = document.querySelector('[data-loader="typing"]');
+              const set = (input, value) => { input.value = value; input.dispatchEvent(new Event("change")); };
+              set(card.querySelector("input[type=range]"), "5");
+              set(card.querySelector("input[type=color]"), "#ff0000");
+              card.querySelector("details.use").open = true;
+            })()""")
+            page.wait_for("""(() => { const pres = [...document.querySelectorAll('[data-loader="typing"] details.use pre')];
+                               return pres.length === 5 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
+            snippets = json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="typing"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))"""))
+            five = page.wait_for('(() => { const f = document.querySelector(\'[data-loader="typing"] loader-frames\').frame; return f && f.elements.length === 5 && f.elements[0].color === "#FF0000" ? 1 : 0; })()', 10)
+            if not five: failures.append("the typing card's player does not show 5 red dots after its controls changed")
+            for title, text in snippets:
+                addresses = re.findall(r'(http://127\.0\.0\.1:\d+/[^"\s<>]*)', text)
+                if title.startswith("CSS and HTML"):   # the export itself: five red dots, no address
+                    follows = 'data-element="dot4"' in text and "#ff0000" in text.lower()
+                    addresses = [base + "/loaders/typing/animation.html"]
+                else:
+                    follows = "count=5" in text and ("color=%23ff0000" in text.lower() or "#ff0000" in text.lower())
+                bad = []
+                for address in addresses:
+                    address = address.replace("&amp;", "&")
+                    try:
+                        urllib.request.urlopen(address, timeout=5).close()   # a stream answers with its head at once
+                    except Exception as e:
+                        bad.append(f"{address}: {e}")
+                print(f"use it: {title}: follows the controls: {follows}, {len(addresses)} addresses, {len(bad)} failing")
+                if not follows: failures.append(f"'{title}' does not follow the card's controls: {text[:160]}")
+                if bad or not addresses: failures.append(f"'{title}': addresses {bad or 'none'}")
+            downloads = tempfile.mkdtemp()
+            browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+            browser.send("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": base})
+            browser.send("Emulation.setFocusEmulationEnabled", {"enabled": True}, session=page.session)
+            page.evaluate('document.getElementById("download-definition").click(); document.getElementById("copy-definition").click()')
+            written = page.evaluate("document.getElementById('definition').value")
+            deadline = time.time() + 10
+            while not os.path.exists(os.path.join(downloads, "my-loader.json")) and time.time() < deadline:
+                browser.pump(0.1)
+            saved = open(os.path.join(downloads, "my-loader.json")).read() if os.path.exists(os.path.join(downloads, "my-loader.json")) else None
+            copied = page.evaluate("navigator.clipboard.readText()", await_promise=True)
+            print(f"editor: downloaded my-loader.json: {saved == written}; copied: {copied == written}")
+            if saved != written: failures.append("the editor's Download did not save the definition as my-loader.json")
+            if copied != written: failures.append("the editor's Copy did not put the definition on the clipboard")
+
+        # 4. The editor with a mistake: the message and its path are shown.
         bad = json.loads(json.dumps(dropped))
         bad["layers"][1]["animations"][0]["keyTimes"] = [0, 0.7, 0.5]
         dom = run_browser(["--virtual-time-budget=5000", "--dump-dom",
@@ -119,7 +212,7 @@ def main():
         print(f"editor: a bad definition shows its error at {path}: {shown}")
         if not shown: failures.append("the editor did not show the definition's error and path")
 
-        # 3. animation.svg in <img> tags at two moments.
+        # 5. animation.svg in <img> tags at two moments.
         shots = []
         for ms in (300, 1100):
             path = os.path.join(OUT, f"embed-{ms}ms.png")
@@ -129,31 +222,13 @@ def main():
         changed = sum(1 for y in range(h) for x in range(w) if a[y][x * bpp:x * bpp + 3] != b[y][x * bpp:x * bpp + 3])
         print(f"animation.svg in <img>: {changed} pixels differ between 300 ms and 1100 ms")
         if changed < 50: failures.append("animation.svg did not change between two moments")
-
-        # 4. One connection for every loader, counted by the browser itself.
-        with Browser(chromium(), os.path.join(OUT, "chromium-cdp-profile")) as browser:
-            page = browser.open(base + "/?frames=40")
-            cards_js = '[...document.querySelectorAll("section.card")]'
-            page.wait_for(f'{cards_js}.length > {len(names)} && {cards_js}.every((c) => c.dataset.nonblank !== undefined)', 60)
-            drawn = json.loads(page.evaluate(f'JSON.stringify({cards_js}.map((c) => [c.dataset.loader, Number(c.dataset.frames), c.dataset.nonblank]))'))
-            requests = page.events("Network.requestWillBeSent")
-            streams = [r["request"]["url"] for r in requests if r["type"] == "EventSource"]
-            print(f"demo page over DevTools: {len(requests)} requests, {len(streams)} event stream(s): {[u[:60] for u in streams]}")
-            print(f"demo page over DevTools: {sum(1 for n, f, b in drawn if f >= 40 and b == 'true')} of {len(drawn)} cards drew 40 frames")
-            if len(streams) != 1 or "/streams?" not in streams[0] or "clock=shared" not in streams[0]:
-                failures.append(f"the demo page opened {len(streams)} event streams, not one multiplexed shared-clock stream")
-            elif streams[0].count("loader=") != len(names):
-                failures.append(f"the page's stream carries {streams[0].count('loader=')} loaders, not {len(names)}")
-            for name, frames, nonblank in drawn:
-                if frames < 40 or nonblank != "true":
-                    failures.append(f"over one connection, {name} drew {frames} frames (non-blank: {nonblank})")
     finally:
         server.terminate()
         server.wait()
     if failures:
         print("FAILED: " + "; ".join(failures))
         sys.exit(1)
-    print("browser: 4 passed, 0 failed")
+    print("browser: 5 passed, 0 failed")
 
 if __name__ == "__main__":
     main()

@@ -91,12 +91,16 @@ class Browser:
             messages.append(message)
         return messages
 
-    def open(self, url):
+    def open(self, url, device=None):
+        """A new tab on `url`; `device` = (width, height, scale, mobile) emulates a screen from the start."""
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, session)
         self.send("Network.enable", session=session)
         self.send("Page.enable", session=session)
+        if device:
+            width, height, scale, mobile = device
+            self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}, session=session)
         self.send("Page.navigate", {"url": url}, session=session)
         return page
 
@@ -106,8 +110,8 @@ class Page:
         self.browser = browser
         self.session = session
 
-    def evaluate(self, expression):
-        result = self.browser.send("Runtime.evaluate", {"expression": expression, "returnByValue": True},
+    def evaluate(self, expression, await_promise=False):
+        result = self.browser.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": await_promise},
                                    session=self.session)
         if "exceptionDetails" in result:
             raise RuntimeError(f"script failed: {result['exceptionDetails']}")
