@@ -1,10 +1,11 @@
 extension ClassicLoaders {
-    /// `activity-indicator`, as a definition in the loader format.
+    /// `activity-indicator`, as a definition in the loader format:
+    /// NVActivityIndicatorView's `lineSpinFadeLoader` at size 40.
     static let activityIndicator = #"""
 {
   "format": 1,
   "name": "activity-indicator",
-  "summary": "The iOS activity indicator (UIActivityIndicatorView; NVActivityIndicatorView lineSpinFadeLoader): eight bars round a centre whose opacity trails the turning highlight.",
+  "summary": "NVActivityIndicatorView lineSpinFadeLoader (the look of the iOS activity indicator): eight bars round a centre, the first at 3 o'clock, each fading 1 \u2192 0.3 \u2192 1 over 1.2 s, 0.12 s after the one before.",
   "canvas": {"width": 40, "height": 40},
   "background": "#FFFFFF",
   "color": "#8E8E93",
@@ -13,7 +14,8 @@ extension ClassicLoaders {
     "instanceCount": 8, "instanceDelay": 0.12,
     "instanceTransform": {"rotation": 0.7853981633974483},
     "sublayers": [{
-      "type": "rect", "id": "bar", "position": [20, 6], "bounds": [4, 12], "cornerRadius": 2,
+      "type": "rect", "id": "bar", "position": [34, 20], "bounds": [6.4, 12], "cornerRadius": 3.2,
+      "transform": {"rotation": 1.5707963267948966},
       "backgroundColor": "color",
       "animations": [
         {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.3, 1], "keyTimes": [0, 0.5, 1],

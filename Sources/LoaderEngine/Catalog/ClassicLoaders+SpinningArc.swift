@@ -1,16 +1,17 @@
 extension ClassicLoaders {
-    /// `spinning-arc`, as a definition in the loader format.
+    /// `spinning-arc`, as a definition in the loader format:
+    /// NVActivityIndicatorView's `ballClipRotate` at size 38, padding 1.
     static let spinningArc = #"""
 {
   "format": 1,
   "name": "spinning-arc",
-  "summary": "A spinning arc (NVActivityIndicatorView ballClipRotate): a three-quarter ring turns once every 0.75 s, shrinking to 0.6 halfway.",
+  "summary": "A spinning arc (NVActivityIndicatorView ballClipRotate): a three-quarter ring, its gap centred on 12 o'clock, turns once every 0.75 s, shrinking to 0.6 halfway.",
   "canvas": {"width": 40, "height": 40},
   "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "ring", "id": "arc", "position": [20, 20], "diameter": 38, "lineWidth": 2,
-    "strokeColor": "color", "strokeStart": 0, "strokeEnd": 0.75,
+    "strokeColor": "color", "strokeStart": 0.125, "strokeEnd": 0.875,
     "animations": [
       {"type": "group", "duration": 0.75, "repeatCount": "infinity", "animations": [
         {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.6, 1], "keyTimes": [0, 0.5, 1], "duration": 0.75},

@@ -1,0 +1,235 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import LoaderEngine
+
+/// Each classic loader against its original, stated in the original's own
+/// terms as its source writes them (repository, path and release in
+/// docs/LOADERS.md) and evaluated by OriginalTiming.swift: every element of
+/// the engine's frames over two loops, to 1e-6. What the original leaves to
+/// its host (NVActivityIndicatorView's size and padding, a SpinKit box's
+/// size and the gaps between inline blocks) is the catalogue's choice,
+/// written first in each test; the rest comes from the source.
+struct OriginalsTests {
+    func degrees(_ d: Double) -> Double { d * .pi / 180 }
+
+    // MARK: NVActivityIndicatorView (Sources/Base/Animations/*.swift, 5.2.0)
+
+    /// `lineSpinFadeLoader`: eight lines round the centre, the first at
+    /// 3 o'clock, each fading 1 → 0.3 → 1 from its begin time.
+    @Test func lineSpinFadeLoader() throws {
+        let size = 40.0                                          // host: size 40, no padding
+        let lineSpacing = 2.0
+        let line = (width: (size - 4 * lineSpacing) / 5, height: (size - 2 * lineSpacing) / 3)
+        let beginTimes = [0.12, 0.24, 0.36, 0.48, 0.6, 0.72, 0.84, 0.96]
+        let container = max(line.width, line.height)
+        let radius = size / 2 - container / 2
+        try expectMatchesOriginal("activity-indicator", seconds: 2 * 1.2 + 0.96) { t in
+            (0..<8).map { i in
+                let angle = Double.pi / 4 * Double(i)
+                let fade = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.3, 1], curves: [.easeInOut, .easeInOut], duration: 1.2, beginTime: beginTimes[i])
+                // lineAt(angle:): a container at radius·(cos, sin) + radius, the line centred in it,
+                // turned by π/2 + angle (sublayerTransform).
+                return Expected(x: radius * (cos(angle) + 1) + container / 2, y: radius * (sin(angle) + 1) + container / 2,
+                                opacity: fade.value(at: t) ?? 1, rotation: .pi / 2 + angle,
+                                width: line.width, height: line.height, cornerRadius: line.width / 2)
+            }
+        }
+    }
+
+    /// `ballClipRotate`: `ringThirdFour` (an arc from −3π/4 to −π/4 drawn
+    /// counterclockwise: its gap centred on 12 o'clock), turning and scaling
+    /// in a linear group of 0.75 s.
+    @Test func ballClipRotate() throws {
+        let size = 38.0                                          // host: size 38, padding 1 (the stroke stays in the 40-pt canvas)
+        let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.6, 1], curves: [.linear], duration: 0.75)
+        let turn = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0, .pi, 2 * .pi], curves: [.linear], duration: 0.75)
+        // UIKit's angles run clockwise from 3 o'clock; counterclockwise from −3π/4 to −π/4
+        // covers −π/4 … 5π/4 clockwise: from 12 o'clock, π/4 on, 3π/2 long.
+        let start = -Double.pi / 4 + .pi / 2
+        try expectMatchesOriginal("spinning-arc", seconds: 1.5) { t in
+            [Expected(x: 20, y: 20, scale: scale.value(at: t)!, diameter: size,
+                      arc: (start + turn.value(at: t)!, 3 * .pi / 2), lineWidth: 2, lineCap: .butt)]
+        }
+    }
+
+    /// `ballPulse`: three circles scaling 1 → 0.3 → 1.
+    @Test func ballPulse() throws {
+        let size = 40.0                                          // host: size 40, no padding
+        let spacing = 2.0, circle = (size - 2 * spacing) / 3
+        let beginTimes = [0.12, 0.24, 0.36]
+        let curve = Curve(0.2, 0.68, 0.18, 1.08)
+        try expectMatchesOriginal("pulse-dots", seconds: 2 * 0.75 + 0.36) { t in
+            (0..<3).map { i in
+                let pulse = CAKeyframes(keyTimes: [0, 0.3, 1], values: [1, 0.3, 1], curves: [curve, curve], duration: 0.75, beginTime: beginTimes[i])
+                return Expected(x: (circle + spacing) * Double(i) + circle / 2, y: size / 2, scale: pulse.value(at: t) ?? 1, diameter: circle)
+            }
+        }
+    }
+
+    /// `ballScaleRippleMultiple`: three rings growing and fading in a group
+    /// of 1.25 s. The scale animation's one `timingFunction` paces its whole
+    /// time; its key times end at 0.7, after which its last value holds.
+    @Test func ballScaleRippleMultiple() throws {
+        let size = 38.0                                          // host: size 38, padding 1
+        let curve = Curve(0.21, 0.53, 0.56, 0.8)
+        try expectMatchesOriginal("ripple", seconds: 2 * 1.25 + 0.4) { t in
+            [0, 0.2, 0.4].map { begin in
+                guard t >= begin else { return Expected(x: 20, y: 20, diameter: size, lineWidth: 2) }
+                let p = wrapped(t - begin, 1.25) / 1.25
+                let scale = CAKeyframes.interpolate(curve(p), [0, 0.7], [0, 1], [.linear])
+                let opacity = CAKeyframes.interpolate(p, [0, 0.7, 1], [1, 0.7, 0], [curve, curve])
+                return Expected(x: 20, y: 20, scale: scale, opacity: opacity, diameter: size, lineWidth: 2)
+            }
+        }
+    }
+
+    /// `lineScale`: five lines, each `transform.scale.y` 1 → 0.4 → 1. The
+    /// format scales a bar's height instead: the same bar, its corners kept
+    /// round where the original squeezes them (docs/LOADERS.md).
+    @Test func lineScale() throws {
+        let size = 45.0                                          // host: size 45, no padding
+        let line = size / 9
+        let curve = Curve(0.2, 0.68, 0.18, 1.08)
+        try expectMatchesOriginal("equalizer", seconds: 2 * 1 + 0.5) { t in
+            (0..<5).map { i in
+                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: 0.1 * Double(i + 1))
+                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * (scaleY.value(at: t) ?? 1), cornerRadius: line / 2)
+            }
+        }
+    }
+
+    /// `pacman`: a mouth (an arc of radius size/4 stroked size/2 wide, from
+    /// 3 o'clock clockwise) trimmed 0.125…0.875 → 0…1 → back in 0.5 s, and a
+    /// circle moving half the size left while fading to 0.7 in 1 s.
+    @Test func pacman() throws {
+        let size = 60.0                                          // host: size 60, no padding
+        let mouth = 2 * size / 3
+        let start = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0.125, 0, 0.125], curves: [.caDefault, .caDefault], duration: 0.5)
+        let end = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0.875, 1, 0.875], curves: [.caDefault, .caDefault], duration: 0.5)
+        let circle = size / 5
+        try expectMatchesOriginal("pacman", seconds: 2) { t in
+            let s = start.value(at: t)!, e = end.value(at: t)!
+            let move = wrapped(t, 1)
+            return [
+                Expected(x: size - circle / 2 - size / 2 * move, y: size / 2, opacity: 1 - 0.3 * move, diameter: circle),
+                Expected(x: mouth / 2, y: size / 2, diameter: mouth / 2,
+                         arc: (.pi / 2 + 2 * .pi * s, 2 * .pi * (e - s)), lineWidth: mouth / 2, lineCap: .butt),
+            ]
+        }
+    }
+
+    // MARK: SpinKit 1.2.5 (css/spinners/*.css)
+
+    /// `fading-circle`: twelve dots 15 % of the box wide at the top of
+    /// children turned 30° apart; opacity 0 (0 %, 39 %, 100 %), 1 (40 %)
+    /// over 1.2 s, ease-in-out, delays 0, −1.1 … −0.1 s.
+    @Test func fadingCircle() throws {
+        let box = 40.0                                           // host: the box is 40 px (SpinKit's own)
+        let dot = 0.15 * box
+        try expectMatchesOriginal("fading-circle", seconds: 2.4) { t in
+            (0..<12).map { i in
+                let delay = i == 0 ? 0 : -(1.2 - 0.1 * Double(i))
+                let fade = CSSKeyframes(stops: [(0, 0), (0.39, 0), (0.4, 1), (1, 0)], duration: 1.2, delay: delay, fillBackwards: true)
+                let angle = degrees(30 * Double(i)), r = box / 2 - dot / 2
+                return Expected(x: box / 2 + r * sin(angle), y: box / 2 - r * cos(angle), opacity: fade.value(at: t, base: 1), diameter: dot)
+            }
+        }
+    }
+
+    /// `three-bounce`: three dots scale 0 (0 %, 80 %, 100 %), 1 (40 %) over
+    /// 1.4 s, ease-in-out, delays −0.32, −0.16, 0 s, fill both.
+    @Test func threeBounce() throws {
+        let dot = 18.0, gap = 4.0, box = (width: 70.0, height: 20.0)   // host: 18-px dots, 4-px gaps, in 70 × 20
+        let left = (box.width - 3 * dot - 2 * gap) / 2
+        try expectMatchesOriginal("three-bounce", seconds: 2.8) { t in
+            [-0.32, -0.16, 0].enumerated().map { i, delay in
+                let bounce = CSSKeyframes(stops: [(0, 0), (0.4, 1), (0.8, 0), (1, 0)], duration: 1.4, delay: delay, fillBackwards: true)
+                return Expected(x: left + dot / 2 + Double(i) * (dot + gap), y: box.height / 2, scale: bounce.value(at: t, base: 1), diameter: dot)
+            }
+        }
+    }
+
+    /// `wave`: five 6-px bars the box's height, `scaleY` 0.4 (0 %, 40 %,
+    /// 100 %), 1 (20 %) over 1.2 s, ease-in-out, delays −1.2 … −0.8 s.
+    @Test func wave() throws {
+        let box = (width: 50.0, height: 40.0), bar = 6.0, gap = 3.0   // host: SpinKit's 50 × 40 box, 3-px gaps
+        let left = (box.width - 5 * bar - 4 * gap) / 2
+        try expectMatchesOriginal("wave", seconds: 2.4) { t in
+            (0..<5).map { i in
+                let stretch = CSSKeyframes(stops: [(0, 0.4), (0.2, 1), (0.4, 0.4), (1, 0.4)], duration: 1.2, delay: -1.2 + 0.1 * Double(i))
+                return Expected(x: left + bar / 2 + Double(i) * (bar + gap), y: box.height / 2, width: bar,
+                                height: box.height * stretch.value(at: t, base: 1), cornerRadius: 0)
+            }
+        }
+    }
+
+    /// `double-bounce`: two circles the box's size at opacity 0.6, scale 0
+    /// (0 %, 100 %), 1 (50 %) over 2 s, ease-in-out, the second delayed −1 s.
+    @Test func doubleBounce() throws {
+        let box = 40.0                                           // host: SpinKit's 40-px box
+        try expectMatchesOriginal("double-bounce", seconds: 4) { t in
+            [0, -1.0].map { delay in
+                let bounce = CSSKeyframes(stops: [(0, 0), (0.5, 1), (1, 0)], duration: 2, delay: delay)
+                return Expected(x: box / 2, y: box / 2, scale: bounce.value(at: t, base: 1), opacity: 0.6, diameter: box)
+            }
+        }
+    }
+
+    /// `cube-grid`: nine cubes a third of the box, scale 1 (0 %, 70 %,
+    /// 100 %), 0 (35 %) over 1.3 s, ease-in-out, delays by cube from the CSS.
+    @Test func cubeGrid() throws {
+        let box = 42.0                                           // host: a 42-px box, so each cube is a whole 14 px
+        let cube = box / 3
+        let delays = [0.2, 0.3, 0.4, 0.1, 0.2, 0.3, 0.0, 0.1, 0.2]   // .sk-cube1 … .sk-cube9
+        try expectMatchesOriginal("cube-grid", seconds: 2 * 1.3 + 0.4) { t in
+            (0..<9).map { i in
+                let scale = CSSKeyframes(stops: [(0, 1), (0.35, 0), (0.7, 1), (1, 1)], duration: 1.3, delay: delays[i])
+                return Expected(x: cube * (Double(i % 3) + 0.5), y: cube * (Double(i / 3) + 0.5), scale: scale.value(at: t, base: 1),
+                                width: cube, height: cube, cornerRadius: 0)
+            }
+        }
+    }
+
+    // MARK: Material Components Web (packages/mdc-circular-progress, v14)
+
+    /// MDC's indeterminate circular progress, large (a 48-px box, 4-px
+    /// stroke, a circle of r = 18 in a 48 viewBox, butt caps). The
+    /// container turns 360° per 360° × 1333 ms / (216° + 90°), linear; the
+    /// spinner layer steps 135° at every 12.5 % of 4 × 1333 ms; in it two
+    /// clippers, the left half and the right half of the box, each hold the
+    /// circle graphic, whose dash (the circumference, offset by half of it)
+    /// strokes the first half of the path, 3 o'clock through 6 to 9
+    /// o'clock; the left one turns 265° → 130° → 265°, the right one
+    /// −265° → −130° → −265°, in 1333 ms; all with cubic-bezier(0.4, 0, 0.2,
+    /// 1). (The gap patch, a 5 % strip at 12 o'clock, covers the seam there,
+    /// which the arc always spans.)
+    @Test func materialCircularProgress() throws {
+        let arcTime = 1.333
+        let curve = Curve(0.4, 0, 0.2, 1)
+        let containerPeriod = 360 * arcTime / (216 + (360 - 270))
+        let layer = CSSKeyframes(stops: (1...8).map { (Double($0) * 0.125, Double($0) * 135) }, duration: 4 * arcTime, curve: curve, fillBackwards: true)
+        let left = CSSKeyframes(stops: [(0, 265), (0.5, 130), (1, 265)], duration: arcTime, curve: curve, fillBackwards: true)
+        let right = CSSKeyframes(stops: [(0, -265), (0.5, -130), (1, -265)], duration: arcTime, curve: curve, fillBackwards: true)
+        try expectMatchesOriginal("material-spinner", seconds: 2 * 26.66, samples: 4000) { t in
+            // Degrees clockwise from 3 o'clock, as SVG draws.
+            let l = Self.visible(from: left.value(at: t, base: 0), length: 180, window: 90)
+            let r = Self.visible(from: right.value(at: t, base: 0), length: 180, window: -90)
+            // The two halves meet at 12 o'clock (270°): one arc from the left's start to the right's end.
+            #expect(abs(wrapped(l.start + l.length - 270 + 180, 360) - 180) < 1e-9 && abs(wrapped(r.start - 270 + 180, 360) - 180) < 1e-9)
+            let turned = 360 * t / containerPeriod + layer.value(at: t, base: 0)
+            return [Expected(x: 24, y: 24, diameter: 36, arc: (degrees(l.start + turned + 90), degrees(l.length + r.length)),
+                             lineWidth: 4, lineCap: .butt)]
+        }
+    }
+
+    /// What a clipper half of the box shows of an arc from `from`, `length`
+    /// long: the part within the half-turn window from `window` (degrees,
+    /// clockwise from 3 o'clock); the arcs here always leave one part.
+    static func visible(from: Double, length: Double, window: Double) -> (start: Double, length: Double) {
+        let a = window + wrapped(from - window, 360)         // the arc's start, at or after the window's
+        if a < window + 180 { return (a, min(a + length, window + 180) - a) }
+        return (window, max(0, min(a + length - 360, window + 180) - window))   // only its wrapped tail shows
+    }
+}
