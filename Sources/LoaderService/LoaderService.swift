@@ -18,6 +18,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     public let sessions: any SessionStore
     let router: Router<Endpoint>
     let catalogJSON: [UInt8]
+    /// `GET /loaders?family=…`, one body per family.
+    let familyJSON: [String: [UInt8]]
     let entryJSON: [String: [UInt8]]
     let openAPIJSON: [UInt8]
     private let ready = Atomic<Bool>(true)
@@ -57,7 +59,10 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
                               maxWait: configuration.heavyWaitSeconds)
         streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
-        catalogJSON = catalog.json { loader, w in Self.writeLinks(loader.name, &w) }
+        catalogJSON = catalog.json(extra: { loader, w in Self.writeLinks(loader.name, &w) })
+        familyJSON = Dictionary(uniqueKeysWithValues: catalog.families.map { family in
+            (family, catalog.json(only: { $0.family == family }, extra: { loader, w in Self.writeLinks(loader.name, &w) }))
+        })
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { loader in
             (loader.name, loader.json { Self.writeLinks(loader.name, &$0) })
         })

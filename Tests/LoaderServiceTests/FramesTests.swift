@@ -68,6 +68,27 @@ struct FramesTests {
         #expect(try get(app, "/client.js", ["Origin": "https://site.example"]).headers["access-control-allow-origin"] == "*")
     }
 
+    /// Every loader says its family and original; `?family=` lists one
+    /// family (the families as the issue names them).
+    @Test func catalogueByFamily() throws {
+        let app = TestApp()
+        struct Catalog: Decodable { struct L: Decodable { let name: String; let family: String?; let original: String? }; let loaders: [L] }
+        let all = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders").body)).loaders
+        #expect(all.allSatisfy { $0.family != nil && $0.original != nil })
+        let spinKit = try get(app, "/loaders?family=SpinKit")
+        #expect(spinKit.status == 200)
+        let listed = try JSONDecoder().decode(Catalog.self, from: Data(spinKit.body)).loaders
+        #expect(Set(listed.map(\.name)) == ["fading-circle", "three-bounce", "wave", "double-bounce", "cube-grid"])
+        #expect(listed.allSatisfy { $0.family == "SpinKit" })
+        let nv = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders?family=NVActivityIndicatorView").body)).loaders
+        #expect(nv.first { $0.name == "pulse-dots" }?.original == "ballPulse")
+        let unknown = try get(app, "/loaders?family=Bootstrap")
+        let message = try decodeError(unknown).message
+        #expect(unknown.status == 400 && message.contains("the families are iOS articles, NVActivityIndicatorView, Material, SpinKit"), "\(message)")
+        #expect(try get(app, "/loaders?family=SpinKit&family=Material").status == 400)
+        #expect(try get(app, "/loaders?name=typing").status == 400)
+    }
+
     @Test func catalogEntriesHealthReadinessMetricsAndOpenAPI() throws {
         let app = TestApp()
         let service = app.service

@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "double-bounce",
   "summary": "A double bounce (SpinKit double-bounce): two translucent circles grow and shrink over 2 s, half a cycle apart.",
+  "family": "SpinKit", "original": "double-bounce",
   "canvas": {"width": 40, "height": 40},
   "background": "#FFFFFF",
   "color": "#333333",

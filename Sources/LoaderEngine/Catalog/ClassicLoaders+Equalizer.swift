@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "equalizer",
   "summary": "An equalizer of scaling bars (NVActivityIndicatorView lineScale): five bars shrink to 0.4 of their height and back in 1 s, 0.1 s apart.",
+  "family": "NVActivityIndicatorView", "original": "lineScale",
   "canvas": {"width": 45, "height": 45},
   "background": "#FFFFFF",
   "color": "#333333",

@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "pacman",
   "summary": "A pac-man (NVActivityIndicatorView pacman): a mouth that opens and closes every 0.5 s and a dot that moves into it every second.",
+  "family": "NVActivityIndicatorView", "original": "pacman",
   "canvas": {"width": 60, "height": 60},
   "background": "#000000",
   "color": "#FFCC00",

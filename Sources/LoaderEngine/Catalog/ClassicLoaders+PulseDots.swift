@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "pulse-dots",
   "summary": "A pulse of scaling dots (NVActivityIndicatorView ballPulse): three dots shrink to 0.3 and grow back in 0.75 s, 0.12 s apart.",
+  "family": "NVActivityIndicatorView", "original": "ballPulse",
   "canvas": {"width": 40, "height": 40},
   "background": "#FFFFFF",
   "color": "#333333",

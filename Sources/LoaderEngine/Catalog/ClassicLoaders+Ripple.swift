@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "ripple",
   "summary": "A ripple (NVActivityIndicatorView ballScaleRippleMultiple): three rings grow from the centre and fade over 1.25 s, 0.2 s apart.",
+  "family": "NVActivityIndicatorView", "original": "ballScaleRippleMultiple",
   "canvas": {"width": 40, "height": 40},
   "background": "#FFFFFF",
   "color": "#333333",

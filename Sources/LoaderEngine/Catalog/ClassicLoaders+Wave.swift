@@ -5,6 +5,7 @@ extension ClassicLoaders {
   "format": 1,
   "name": "wave",
   "summary": "A wave of bars (SpinKit wave): five bars stretch to full height and back over 1.2 s, 0.1 s apart.",
+  "family": "SpinKit", "original": "wave",
   "canvas": {"width": 50, "height": 40},
   "background": "#FFFFFF",
   "color": "#333333",

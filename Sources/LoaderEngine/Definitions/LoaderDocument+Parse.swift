@@ -28,7 +28,7 @@ struct DocumentParser {
     static let commonLayerKeys = ["type", "id", "position", "opacity", "transform", "animations", "beginTime"]
 
     mutating func document(_ node: DefinitionNode) throws(DefinitionError) -> LoaderDocument {
-        let f = try node.object(["format", "name", "summary", "canvas", "background", "color", "layers", "reducedMotion"])
+        let f = try node.object(["format", "name", "summary", "family", "original", "canvas", "background", "color", "layers", "reducedMotion"])
         guard try f.required("format", "1").integer(1...1) == 1 else { throw node.fail("format must be 1") }
         let nameNode = try f.required("name", "the loader's name, [a-z][a-z0-9-]{0,39}")
         let name = try nameNode.string()
@@ -39,6 +39,16 @@ struct DocumentParser {
         let summaryNode = try f.required("summary", "one sentence")
         let summary = try summaryNode.string()
         guard !summary.isEmpty, summary.utf8.count <= 300 else { throw summaryNode.fail("must be one sentence of 1 to 300 bytes") }
+        // Where it comes from: short printable names, e.g. "SpinKit" and "double-bounce".
+        var origin: [String: String] = [:]
+        for key in ["family", "original"] {
+            guard let node = f[key] else { continue }
+            let text = try node.string()
+            guard !text.isEmpty, text.utf8.count <= 40, text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }) else {
+                throw node.fail("must be a name of 1 to 40 bytes with no control characters")
+            }
+            origin[key] = text
+        }
         let canvasNode = try f.required("canvas", "{\"width\": w, \"height\": h} in points")
         let canvas = try canvasNode.object(["width", "height"])
         let width = try canvas.required("width", "points").number(0...10000, above: 0)
@@ -63,7 +73,7 @@ struct DocumentParser {
         if let reduced { cost = max(cost, try frameCost(reduced, f["reducedMotion"]!)) }
         let ids = try elementIDs(layers, layersNode)
         let reducedIDs = try reduced.map { list throws(DefinitionError) in try elementIDs(list, f["reducedMotion"]!) }
-        return LoaderDocument(name: name, summary: summary, width: width, height: height, background: background,
+        return LoaderDocument(name: name, summary: summary, family: origin["family"], original: origin["original"], width: width, height: height, background: background,
                               color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs,
                               frameCost: cost)
     }

@@ -4,6 +4,9 @@
 public struct LoaderDocument: Sendable {
     public let name: String
     public let summary: String
+    /// The family of loaders it reproduces one of, and that one's name there.
+    public let family: String?
+    public let original: String?
     public let width: Double
     public let height: Double
     /// What pictures draw behind the loader.

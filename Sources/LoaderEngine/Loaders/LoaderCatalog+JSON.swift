@@ -1,12 +1,20 @@
 extension LoaderCatalog {
+    /// The families of its loaders, in catalogue order.
+    public var families: [String] {
+        var seen: [String] = []
+        for loader in loaders { if let f = loader.family, !seen.contains(f) { seen.append(f) } }
+        return seen
+    }
+
     /// `{"loaders":[…]}`: every loader's catalog entry.
     /// `extra` adds fields to each entry (a server's links).
-    public func json(extra: (LoaderDefinition, inout JSONWriter) -> Void = { _, _ in }) -> [UInt8] {
+    /// `only` keeps some of them (one family's).
+    public func json(only: (LoaderDefinition) -> Bool = { _ in true }, extra: (LoaderDefinition, inout JSONWriter) -> Void = { _, _ in }) -> [UInt8] {
         var w = JSONWriter(capacity: 8192)
         w.beginObject()
         w.key("loaders")
         w.beginArray()
-        for loader in loaders { loader.write(to: &w) { extra(loader, &$0) } }
+        for loader in loaders where only(loader) { loader.write(to: &w) { extra(loader, &$0) } }
         w.endArray()
         w.endObject()
         return w.bytes
@@ -21,13 +29,17 @@ extension LoaderDefinition {
         return w.bytes
     }
 
-    /// Name, description, default canvas, parameters (type, default, range,
+    /// Name, description, family and original, default canvas, parameters (type, default, range,
     /// meaning), events, the reduced-motion variant and the default period.
     public func write(to w: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
         let defaults = self.defaults
         w.beginObject()
         w.field("name", name)
         w.field("description", summary)
+        w.key("family")
+        if let family { w.value(family) } else { w.null() }
+        w.key("original")
+        if let original { w.value(original) } else { w.null() }
         w.key("canvas")
         w.beginObject()
         let canvas = self.canvas(defaults)

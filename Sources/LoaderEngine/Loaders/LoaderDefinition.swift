@@ -103,6 +103,10 @@ public final class LoaderDefinition: Sendable {
     public let background: RGBColor?
     /// The definition it was built from, for a defined loader.
     public let document: LoaderDocument?
+    /// Where it comes from: the family of loaders (`SpinKit`) and the
+    /// original's name in it (`double-bounce`), when it reproduces one.
+    public let family: String?
+    public let original: String?
     let makePeriod: @Sendable (ParameterValues) -> Double?
     let makeCanvas: @Sendable (ParameterValues) -> (width: Double, height: Double)
     let makeSettle: @Sendable (ParameterValues) -> Double
@@ -112,7 +116,7 @@ public final class LoaderDefinition: Sendable {
     /// `period` and `settle` are on the scene's clock (before `speed`);
     /// the canvas defaults to the `width` and `height` parameters.
     init(name: String, summary: String, parameters: [ParameterSpec], events: [EventSpec], reducedMotion: String,
-         background: RGBColor?, document: LoaderDocument? = nil,
+         background: RGBColor?, document: LoaderDocument? = nil, family: String? = nil, original: String? = nil,
          period: @escaping @Sendable (ParameterValues) -> Double?,
          canvas: @escaping @Sendable (ParameterValues) -> (width: Double, height: Double) = { ($0.number("width"), $0.number("height")) },
          settle: @escaping @Sendable (ParameterValues) -> Double = { _ in 0 },
@@ -125,6 +129,8 @@ public final class LoaderDefinition: Sendable {
         self.reducedMotion = reducedMotion
         self.background = background
         self.document = document
+        self.family = family ?? document?.family
+        self.original = original ?? document?.original
         self.makePeriod = period
         self.makeCanvas = canvas
         self.makeSettle = settle

@@ -19,6 +19,8 @@ struct SwitchLoader: LoaderScene {
         events: [CommonParameters.stop],
         reducedMotion: "Dots stay at their model places (left edge, middle, right edge); each one's opacity eases from 1 to 0.4 and back over `duration`, dot i starting i × duration/6 later.",
         background: .black,
+        family: "iOS articles",
+        original: "LoadingAnimation - Switch",
         period: { p in commonPeriod([p.number("duration")]) },
         settle: { p in p.number("duration") / 2 },
         scene: { p, _ in SwitchLoader(p) }

@@ -27,6 +27,8 @@ struct TypingLoader: LoaderScene {
         events: [CommonParameters.stop],
         reducedMotion: "Dots stay in place at scale 1; each one's opacity eases from 1 to minOpacity and back (opacityDuration each way), the copies still staggered by instanceDelay.",
         background: .black,
+        family: "iOS articles",
+        original: "typing loader",
         period: { p in
             p.reducedMotion
                 ? commonPeriod([2 * p.number("opacityDuration")])

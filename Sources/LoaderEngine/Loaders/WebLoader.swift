@@ -32,6 +32,8 @@ struct WebLoader: LoaderScene {
         ],
         reducedMotion: "The indicator pulses between 1 and 0.5 instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
         background: .white,
+        family: "iOS articles",
+        original: "web-view progress indicator",
         period: { _ in nil },
         // The indicator's animations, and each drop in the air with its one.
         frameCost: { _, events in 8 + 2 * min(events.progress.count, WebLoader.maxDrops) },

@@ -42,6 +42,7 @@ enum DemoPage {
   .card { background: var(--card); border-radius: 14px; padding: 18px; box-shadow: 0 1px 3px rgba(0,0,0,.08); min-width: 0; display: flex; flex-direction: column; }
   .card h2 { margin: 0 0 2px; font-size: 18px; }
   .card .what { color: var(--muted); font-size: 13px; min-height: 36px; }
+  .card .origin { color: var(--muted); font: 11px ui-monospace, Menlo, monospace; margin-bottom: 4px; }
   .stage { display: flex; align-items: center; justify-content: center; margin: 12px 0; border-radius: 10px; min-height: 150px; padding: 16px; overflow: hidden; }
   .stage loader-frames { max-width: 100%; }
   label { display: inline-flex; gap: 6px; align-items: center; margin: 4px 12px 4px 0; font-size: 13px; }
@@ -143,9 +144,10 @@ function addCard(l) {
   card.className = "card";
   card.dataset.loader = l.name;
   card.dataset.frames = "0";
-  card.innerHTML = `<h2></h2><div class="what"></div><div class="stage"><loader-frames background="none"></loader-frames></div><div class="controls"></div><div class="stats" aria-live="off"></div>`;
+  card.innerHTML = `<h2></h2><div class="origin"></div><div class="what"></div><div class="stage"><loader-frames background="none"></loader-frames></div><div class="controls"></div><div class="stats" aria-live="off"></div>`;
   card.querySelector("h2").textContent = l.title;
   card.querySelector(".what").textContent = l.what;
+  card.querySelector(".origin").textContent = l.family ? `${l.family} · ${l.original}` : "";
   const stage = card.querySelector(".stage");
   if (l.bg) stage.style.background = l.bg; else stage.style.outline = "1px solid var(--line)";
   const player = card.querySelector("loader-frames");
@@ -388,7 +390,7 @@ for (const entry of catalog.loaders) {
   const display = known ? known.size : 120;
   addCard({
     name: entry.name, title: known ? known.title : humanTitle(entry.name), what: known && known.what ? known.what : entry.description,
-    bg: entry.background || null, canvas: entry.canvas,
+    bg: entry.background || null, canvas: entry.canvas, family: entry.family, original: entry.original,
     width: Math.round(display * entry.canvas.width / longest),
     controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
     session: known && known.session,

@@ -2,10 +2,22 @@ import HTTPServer
 import LoaderEngine
 
 extension LoaderService {
-    /// `GET /loaders`: every loader with its parameters, events and period.
+    /// `GET /loaders`: every loader with its parameters, events and period;
+    /// `?family=SpinKit`: those of one family.
     func catalogList(_ r: ServiceRequest) throws -> HTTPResponse {
-        try requireNoQuery(r.http)
-        return try json(catalogJSON, r.http, .maxAge(seconds: 300))
+        var family: String? = nil
+        for item in r.http.query {
+            guard item.name == "family" else {
+                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(quoted(item.name)); /loaders takes only family")
+            }
+            guard family == nil else { throw ServiceError.invalid("family is given more than once") }
+            family = item.value
+        }
+        guard let family else { return try json(catalogJSON, r.http, .maxAge(seconds: 300)) }
+        guard let body = familyJSON[family] else {
+            throw ServiceError.invalid("no family \(quoted(family)); the families are \(catalog.families.joined(separator: ", "))")
+        }
+        return try json(body, r.http, .maxAge(seconds: 300))
     }
 
     /// `GET /loaders/{name}`: one catalog entry.

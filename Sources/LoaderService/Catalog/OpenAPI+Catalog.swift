@@ -5,9 +5,12 @@ import LoaderEngine
 /// health, metrics, this document and the version.
 extension OpenAPI {
     static func listLoaders(_ c: Context) -> [Operation] {
-        [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period.", responses: answers([
+        let families = c.catalog.families.map { #""\#($0)""# }.joined(separator: ",")
+        let family = #"[{"name":"family","in":"query","required":false,"description":"Only the loaders of this family.","schema":{"type":"string","enum":[\#(families)]}}]"#
+        return [operation("/loaders", "get", id: "listLoaders", summary: "The catalog: every loader with its parameters, events and period, or those of one family.",
+                          parameters: family, responses: answers([
             ("200", "The catalog.", ref("Catalog")), notModified,
-        ], refusing: [.queryGiven, .acceptsNoJSON]))]
+        ], refusing: [Refusal(status: 400, why: "A query parameter other than family, family given twice, or a family the catalogue does not have."), .acceptsNoJSON]))]
     }
 
     static func getLoader(_ c: Context) -> [Operation] {
