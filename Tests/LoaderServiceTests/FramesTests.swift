@@ -81,12 +81,25 @@ struct FramesTests {
         #expect(Set(listed.map(\.name)) == ["fading-circle", "three-bounce", "wave", "double-bounce", "cube-grid"])
         #expect(listed.allSatisfy { $0.family == "SpinKit" })
         let nv = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders?family=NVActivityIndicatorView").body)).loaders
-        #expect(nv.first { $0.name == "pulse-dots" }?.original == "ballPulse")
+        #expect(nv.first { $0.name == "ball-pulse" }?.original == "ballPulse")
         let unknown = try get(app, "/loaders?family=Bootstrap")
         let message = try decodeError(unknown).message
         #expect(unknown.status == 400 && message.contains("the families are iOS articles, NVActivityIndicatorView, Material, SpinKit"), "\(message)")
         #expect(try get(app, "/loaders?family=SpinKit&family=Material").status == 400)
         #expect(try get(app, "/loaders?name=typing").status == 400)
+    }
+
+    /// A classic's former name still answers, as the loader of its new one.
+    @Test func formerNamesAreAliases() throws {
+        let app = TestApp()
+        let entry = try JSONValue.parse(get(app, "/loaders/pulse-dots").body)
+        #expect(entry["name"] == .string("ball-pulse"))
+        #expect(entry["aliases"] == .array([.string("pulse-dots")]))
+        let frame = try JSONValue.parse(get(app, "/loaders/spinning-arc/frames?t=0.1").body)
+        #expect(frame["loader"] == .string("ball-clip-rotate"))
+        #expect(try get(app, "/loaders/ripple/animation.svg").status == 200)
+        // Only names are listed; aliases are not loaders of their own.
+        #expect(try get(app, "/loaders").text.contains(#""name":"pulse-dots""#) == false)
     }
 
     @Test func catalogEntriesHealthReadinessMetricsAndOpenAPI() throws {

@@ -1,10 +1,10 @@
 extension ClassicLoaders {
-    /// `activity-indicator`, as a definition in the loader format:
+    /// `line-spin-fade-loader` (before: `activity-indicator`), as a definition in the loader format:
     /// NVActivityIndicatorView's `lineSpinFadeLoader` at size 40.
     static let activityIndicator = #"""
 {
   "format": 1,
-  "name": "activity-indicator",
+  "name": "line-spin-fade-loader", "aliases": ["activity-indicator"],
   "summary": "NVActivityIndicatorView lineSpinFadeLoader (the look of the iOS activity indicator): eight bars round a centre, the first at 3 o'clock, each fading 1 \u2192 0.3 \u2192 1 over 1.2 s, 0.12 s after the one before.",
   "family": "NVActivityIndicatorView", "original": "lineSpinFadeLoader",
   "canvas": {"width": 40, "height": 40},

@@ -1,9 +1,9 @@
 extension ClassicLoaders {
-    /// `equalizer`, as a definition in the loader format.
+    /// `line-scale` (before: `equalizer`), as a definition in the loader format.
     static let equalizer = #"""
 {
   "format": 1,
-  "name": "equalizer",
+  "name": "line-scale", "aliases": ["equalizer"],
   "summary": "An equalizer of scaling bars (NVActivityIndicatorView lineScale): five bars shrink to 0.4 of their height and back in 1 s, 0.1 s apart.",
   "family": "NVActivityIndicatorView", "original": "lineScale",
   "canvas": {"width": 45, "height": 45},

@@ -1,9 +1,9 @@
 extension ClassicLoaders {
-    /// `pulse-dots`, as a definition in the loader format.
+    /// `ball-pulse` (before: `pulse-dots`), as a definition in the loader format.
     static let pulseDots = #"""
 {
   "format": 1,
-  "name": "pulse-dots",
+  "name": "ball-pulse", "aliases": ["pulse-dots"],
   "summary": "A pulse of scaling dots (NVActivityIndicatorView ballPulse): three dots shrink to 0.3 and grow back in 0.75 s, 0.12 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballPulse",
   "canvas": {"width": 40, "height": 40},

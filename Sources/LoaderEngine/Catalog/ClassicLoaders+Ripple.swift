@@ -1,9 +1,9 @@
 extension ClassicLoaders {
-    /// `ripple`, as a definition in the loader format.
+    /// `ball-scale-ripple-multiple` (before: `ripple`), as a definition in the loader format.
     static let ripple = #"""
 {
   "format": 1,
-  "name": "ripple",
+  "name": "ball-scale-ripple-multiple", "aliases": ["ripple"],
   "summary": "A ripple (NVActivityIndicatorView ballScaleRippleMultiple): three rings grow from the centre and fade over 1.25 s, 0.2 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballScaleRippleMultiple",
   "canvas": {"width": 40, "height": 40},

@@ -1,10 +1,10 @@
 extension ClassicLoaders {
-    /// `spinning-arc`, as a definition in the loader format:
+    /// `ball-clip-rotate` (before: `spinning-arc`), as a definition in the loader format:
     /// NVActivityIndicatorView's `ballClipRotate` at size 38, padding 1.
     static let spinningArc = #"""
 {
   "format": 1,
-  "name": "spinning-arc",
+  "name": "ball-clip-rotate", "aliases": ["spinning-arc"],
   "summary": "A spinning arc (NVActivityIndicatorView ballClipRotate): a three-quarter ring, its gap centred on 12 o'clock, turns once every 0.75 s, shrinking to 0.6 halfway.",
   "family": "NVActivityIndicatorView", "original": "ballClipRotate",
   "canvas": {"width": 40, "height": 40},

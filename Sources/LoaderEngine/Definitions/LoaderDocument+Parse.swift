@@ -28,7 +28,7 @@ struct DocumentParser {
     static let commonLayerKeys = ["type", "id", "position", "opacity", "transform", "animations", "beginTime"]
 
     mutating func document(_ node: DefinitionNode) throws(DefinitionError) -> LoaderDocument {
-        let f = try node.object(["format", "name", "summary", "family", "original", "canvas", "background", "color", "layers", "reducedMotion"])
+        let f = try node.object(["format", "name", "aliases", "summary", "family", "original", "canvas", "background", "color", "layers", "reducedMotion"])
         guard try f.required("format", "1").integer(1...1) == 1 else { throw node.fail("format must be 1") }
         let nameNode = try f.required("name", "the loader's name, [a-z][a-z0-9-]{0,39}")
         let name = try nameNode.string()
@@ -36,6 +36,18 @@ struct DocumentParser {
             throw nameNode.fail("must match [a-z][a-z0-9-]{0,39}")
         }
         guard !LoaderDocument.reservedNames.contains(name) else { throw nameNode.fail("\"\(name)\" is reserved; choose another name") }
+        var aliases: [String] = []
+        if let list = f["aliases"] {
+            let items = try list.array()
+            guard items.count <= 8 else { throw list.fail("must hold at most 8 names") }
+            for item in items {
+                let alias = try item.string()
+                guard Self.matches(alias, rest: "abcdefghijklmnopqrstuvwxyz0123456789-", max: 40) else { throw item.fail("must match [a-z][a-z0-9-]{0,39}") }
+                guard alias != name, !aliases.contains(alias) else { throw item.fail("\"\(alias)\" is given twice") }
+                guard !LoaderDocument.reservedNames.contains(alias) else { throw item.fail("\"\(alias)\" is reserved; choose another name") }
+                aliases.append(alias)
+            }
+        }
         let summaryNode = try f.required("summary", "one sentence")
         let summary = try summaryNode.string()
         guard !summary.isEmpty, summary.utf8.count <= 300 else { throw summaryNode.fail("must be one sentence of 1 to 300 bytes") }
@@ -73,7 +85,7 @@ struct DocumentParser {
         if let reduced { cost = max(cost, try frameCost(reduced, f["reducedMotion"]!)) }
         let ids = try elementIDs(layers, layersNode)
         let reducedIDs = try reduced.map { list throws(DefinitionError) in try elementIDs(list, f["reducedMotion"]!) }
-        return LoaderDocument(name: name, summary: summary, family: origin["family"], original: origin["original"], width: width, height: height, background: background,
+        return LoaderDocument(name: name, summary: summary, family: origin["family"], original: origin["original"], aliases: aliases, width: width, height: height, background: background,
                               color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs,
                               frameCost: cost)
     }

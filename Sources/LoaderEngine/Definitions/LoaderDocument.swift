@@ -7,6 +7,8 @@ public struct LoaderDocument: Sendable {
     /// The family of loaders it reproduces one of, and that one's name there.
     public let family: String?
     public let original: String?
+    /// Other names it answers to (names it had before).
+    public let aliases: [String]
     public let width: Double
     public let height: Double
     /// What pictures draw behind the loader.

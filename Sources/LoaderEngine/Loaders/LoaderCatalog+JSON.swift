@@ -40,6 +40,10 @@ extension LoaderDefinition {
         if let family { w.value(family) } else { w.null() }
         w.key("original")
         if let original { w.value(original) } else { w.null() }
+        w.key("aliases")
+        w.beginArray()
+        for alias in aliases { w.value(alias) }
+        w.endArray()
         w.key("canvas")
         w.beginObject()
         let canvas = self.canvas(defaults)

@@ -5,16 +5,25 @@ public struct LoaderCatalog: Sendable {
     /// the others are built in.
     public let files: [String: String]
 
+    /// Each loader's place by its name and by each of its aliases.
+    let index: [String: Int]
+
     public init(_ loaders: [LoaderDefinition], files: [String: String] = [:]) {
         self.loaders = loaders
         self.files = files
+        var index: [String: Int] = [:]
+        for (i, loader) in loaders.enumerated() {
+            for name in [loader.name] + loader.aliases where index[name] == nil { index[name] = i }
+        }
+        self.index = index
     }
 
     /// The three built-in loaders written in Swift, then the classic loaders
     /// written as definitions.
     public static let standard = LoaderCatalog([TypingLoader.definition, SwitchLoader.definition, WebLoader.definition] + ClassicLoaders.definitions)
 
-    public subscript(name: String) -> LoaderDefinition? { loaders.first { $0.name == name } }
+    /// The loader of this name or alias.
+    public subscript(name: String) -> LoaderDefinition? { index[name].map { loaders[$0] } }
 
     public var names: [String] { loaders.map(\.name) }
 }
@@ -36,9 +45,11 @@ extension LoaderCatalog {
                 located.file = file.name
                 throw located
             }
-            if loaders.contains(where: { $0.name == definition.name }) {
-                let owner = origin[definition.name].map { "by \($0)" } ?? "by a built-in loader"
-                throw DefinitionError(file: file.name, path: "name", message: "\"\(definition.name)\" is taken \(owner); choose another name")
+            // A name or alias may be neither a loader's name nor its alias.
+            for (path, name) in [("name", definition.name)] + definition.aliases.map({ ("aliases", $0) }) {
+                guard let owner = loaders.first(where: { $0.name == name || $0.aliases.contains(name) }) else { continue }
+                let by = origin[owner.name].map { "by \($0)" } ?? "by a built-in loader"
+                throw DefinitionError(file: file.name, path: path, message: "\"\(name)\" is taken \(by); choose another name")
             }
             origin[definition.name] = file.name
             loaders.append(definition)

@@ -107,6 +107,8 @@ public final class LoaderDefinition: Sendable {
     /// original's name in it (`double-bounce`), when it reproduces one.
     public let family: String?
     public let original: String?
+    /// Other names it answers to: names it had before.
+    public var aliases: [String] { document?.aliases ?? [] }
     let makePeriod: @Sendable (ParameterValues) -> Double?
     let makeCanvas: @Sendable (ParameterValues) -> (width: Double, height: Double)
     let makeSettle: @Sendable (ParameterValues) -> Double

@@ -24,7 +24,7 @@ extension LoaderService {
     func catalogEntry(_ r: ServiceRequest) throws -> HTTPResponse {
         try requireNoQuery(r.http)
         let name = r[parameter: "name"]
-        guard let entry = entryJSON[name] else { throw unknownLoader(name) }
+        guard let entry = catalog[name].flatMap({ entryJSON[$0.name] }) else { throw unknownLoader(name) }
         return try json(entry, r.http, .maxAge(seconds: 300))
     }
 

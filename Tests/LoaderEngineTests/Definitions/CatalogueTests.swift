@@ -133,3 +133,17 @@ extension CatalogueTests {
         #expect(reduced[1] == CopyRelation(base: 0, delay: 0, offset: Point(x: 9, y: 0)))
     }
 }
+
+extension CatalogueTests {
+    /// A definition file may not take a loader's name or alias, nor give
+    /// one as its alias.
+    @Test func aliasesAreTakenNames() throws {
+        func file(_ name: String, aliases: String = "") -> (name: String, bytes: [UInt8]) {
+            ("\(name).json", Array(#"{"format": 1, "name": "\#(name)", \#(aliases)"summary": "A test.", "canvas": {"width": 4, "height": 4}, "layers": [{"type": "circle", "id": "dot", "diameter": 2}]}"#.utf8))
+        }
+        #expect(throws: DefinitionError.self) { try LoaderCatalog.standard.adding(files: [file("pulse-dots")]) }
+        #expect(throws: DefinitionError.self) { try LoaderCatalog.standard.adding(files: [file("mine", aliases: #""aliases": ["ball-pulse"], "#)]) }
+        let mine = try LoaderCatalog.standard.adding(files: [file("mine", aliases: #""aliases": ["my-old-name"], "#)])
+        #expect(mine["my-old-name"]?.name == "mine" && mine["pulse-dots"]?.name == "ball-pulse")
+    }
+}
