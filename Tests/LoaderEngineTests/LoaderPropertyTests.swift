@@ -163,7 +163,7 @@ struct LoaderPropertyTests {
     @Test func catalogPeriodsAndJSON() throws {
         let catalog = LoaderCatalog.standard
         #expect(catalog.names.prefix(3) == ["typing", "switch", "web"])
-        #expect(catalog.names.count == 15)
+        #expect(catalog.names.count == 3 + ClassicLoaders.definitions.count)
         #expect(catalog["typing"]!.configure().period == 6)
         #expect(catalog["switch"]!.configure().period == 1.2)
         #expect(catalog["web"]!.configure().period == nil)

@@ -16,6 +16,10 @@ enum ClassicLoaders {
         pacman,
         cubeGrid,
         spinningArc,
+        ballScale,
+        ballScaleMultiple,
+        ballPulseSync,
+        ballBeat,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

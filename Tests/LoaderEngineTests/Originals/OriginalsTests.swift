@@ -120,6 +120,62 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballScale`: a circle the size of the view, scale 0 → 1 and opacity
+    /// 1 → 0 in a group of 1 s whose timing function is easeInEaseOut.
+    @Test func ballScale() throws {
+        let size = 40.0                                          // host: size 40
+        try expectMatchesOriginal("ball-scale", seconds: 2) { t in
+            let p = Curve.easeInOut(wrapped(t, 1))                // the group's curve paces both
+            return [Expected(x: size / 2, y: size / 2, scale: p, opacity: 1 - p, diameter: size)]
+        }
+    }
+
+    /// `ballScaleMultiple`: three such circles (model opacity 0) in linear
+    /// groups of 1 s beginning 0, 0.2, 0.4 s: scale 0 → 1, opacity 0 → 1 → 0
+    /// at key times 0, 0.05, 1.
+    @Test func ballScaleMultiple() throws {
+        let size = 40.0                                          // host: size 40
+        try expectMatchesOriginal("ball-scale-multiple", seconds: 2.4) { t in
+            [0, 0.2, 0.4].map { begin in
+                guard t >= begin else { return Expected(x: size / 2, y: size / 2, opacity: 0, diameter: size) }
+                let p = wrapped(t - begin, 1)
+                return Expected(x: size / 2, y: size / 2, scale: p, opacity: CAKeyframes.interpolate(p, [0, 0.05, 1], [0, 1, 0], [.linear]), diameter: size)
+            }
+        }
+    }
+
+    /// `ballPulseSync`: three circles of (size − 4)/3 moved by
+    /// `transform.translation.y` 0, Δ, −Δ, 0 (Δ = (size/2 − circle/2)/2) at
+    /// key times 0, 0.33, 0.66, 1, easeInEaseOut, 0.6 s, from 0.07, 0.14, 0.21 s.
+    @Test func ballPulseSync() throws {
+        let size = 40.0                                          // host: size 40
+        let spacing = 2.0, circle = (size - 2 * spacing) / 3
+        let delta = (size / 2 - circle / 2) / 2
+        try expectMatchesOriginal("ball-pulse-sync", seconds: 1.2 + 0.21) { t in
+            [0.07, 0.14, 0.21].enumerated().map { i, begin in
+                let move = CAKeyframes(keyTimes: [0, 0.33, 0.66, 1], values: [0, delta, -delta, 0], curves: [.easeInOut, .easeInOut, .easeInOut], duration: 0.6, beginTime: begin)
+                return Expected(x: (circle + spacing) * Double(i) + circle / 2, y: size / 2 + (move.value(at: t) ?? 0), diameter: circle)
+            }
+        }
+    }
+
+    /// `ballBeat`: three circles in linear groups of 0.7 s beginning 0.35,
+    /// 0, 0.35 s; in each, scale 1 → 0.75 → 1 and opacity 1 → 0.2 → 1 with
+    /// no duration set, which Core Animation runs for 0.25 s (then the
+    /// layer's own values show until the group repeats).
+    @Test func ballBeat() throws {
+        let size = 40.0                                          // host: size 40
+        let spacing = 2.0, circle = (size - 2 * spacing) / 3
+        try expectMatchesOriginal("ball-beat", seconds: 1.4 + 0.35) { t in
+            [0.35, 0, 0.35].enumerated().map { i, begin in
+                let x = (circle + spacing) * Double(i) + circle / 2
+                guard t >= begin, case let g = wrapped(t - begin, 0.7), g < 0.25 else { return Expected(x: x, y: size / 2, diameter: circle) }
+                return Expected(x: x, y: size / 2, scale: CAKeyframes.interpolate(g / 0.25, [0, 0.5, 1], [1, 0.75, 1], [.linear]),
+                                opacity: CAKeyframes.interpolate(g / 0.25, [0, 0.5, 1], [1, 0.2, 1], [.linear]), diameter: circle)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of

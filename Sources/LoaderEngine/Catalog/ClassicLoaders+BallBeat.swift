@@ -1,0 +1,31 @@
+extension ClassicLoaders {
+    /// `ball-beat`: NVActivityIndicatorView's `ballBeat` at size 40. The
+    /// original sets no duration on the group's two animations, so Core
+    /// Animation runs them for its default 0.25 s of each 0.7-s beat; so
+    /// does the format.
+    static let ballBeat = #"""
+{
+  "format": 1,
+  "name": "ball-beat",
+  "summary": "Three dots beating (NVActivityIndicatorView ballBeat): each shrinks to 0.75 and dims to 0.2 and back, every 0.7 s, the middle one half a beat ahead.",
+  "family": "NVActivityIndicatorView", "original": "ballBeat",
+  "canvas": {"width": 40, "height": 40},
+  "background": "#FFFFFF",
+  "color": "#333333",
+  "layers": [
+    {"type": "circle", "id": "dot0", "position": [6, 20], "diameter": 12, "backgroundColor": "color",
+     "animations": [{"type": "group", "beginTime": 0.35, "duration": 0.7, "repeatCount": "infinity", "animations": [
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]},
+    {"type": "circle", "id": "dot1", "position": [20, 20], "diameter": 12, "backgroundColor": "color",
+     "animations": [{"type": "group", "beginTime": 0, "duration": 0.7, "repeatCount": "infinity", "animations": [
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]},
+    {"type": "circle", "id": "dot2", "position": [34, 20], "diameter": 12, "backgroundColor": "color",
+     "animations": [{"type": "group", "beginTime": 0.35, "duration": 0.7, "repeatCount": "infinity", "animations": [
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]}
+  ]
+}
+"""#
+}
