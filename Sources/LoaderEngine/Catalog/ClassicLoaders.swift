@@ -20,6 +20,10 @@ enum ClassicLoaders {
         ballScaleMultiple,
         ballPulseSync,
         ballBeat,
+        ballSpinFadeLoader,
+        lineScalePulseOut,
+        lineScalePulseOutRapid,
+        ballScaleRipple,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -176,6 +176,67 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballSpinFadeLoader`: eight circles of (size − 4 × spacing)/5 with
+    /// spacing −2, placed as `lineSpinFadeLoader`'s lines, in linear groups
+    /// of 1 s from 0, 0.12 … 0.84 s: scale 1 → 0.4 → 1, opacity 1 → 0.3 → 1.
+    @Test func ballSpinFadeLoader() throws {
+        let size = 40.0                                          // host: size 40
+        let spacing = -2.0, circle = (size - 4 * spacing) / 5
+        let radius = size / 2 - circle / 2
+        try expectMatchesOriginal("ball-spin-fade-loader", seconds: 2 + 0.84) { t in
+            (0..<8).map { i in
+                let angle = Double.pi / 4 * Double(i), begin = 0.12 * Double(i)
+                let x = radius * (cos(angle) + 1) + circle / 2, y = radius * (sin(angle) + 1) + circle / 2
+                guard t >= begin else { return Expected(x: x, y: y, diameter: circle) }
+                let p = wrapped(t - begin, 1)
+                return Expected(x: x, y: y, scale: CAKeyframes.interpolate(p, [0, 0.5, 1], [1, 0.4, 1], [.linear]),
+                                opacity: CAKeyframes.interpolate(p, [0, 0.5, 1], [1, 0.3, 1], [.linear]), diameter: circle)
+            }
+        }
+    }
+
+    /// `lineScalePulseOut`: five lines size/9 wide, `transform.scale.y`
+    /// 1 → 0.4 → 1 in 1 s with (0.85, 0.25, 0.37, 0.85), beginning 0.4, 0.2,
+    /// 0, 0.2, 0.4 s.
+    @Test func lineScalePulseOut() throws {
+        let size = 45.0, line = size / 9                         // host: size 45
+        let curve = Curve(0.85, 0.25, 0.37, 0.85)
+        try expectMatchesOriginal("line-scale-pulse-out", seconds: 2.4) { t in
+            [0.4, 0.2, 0, 0.2, 0.4].enumerated().map { i, begin in
+                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: begin)
+                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * (scaleY.value(at: t) ?? 1), cornerRadius: line / 2)
+            }
+        }
+    }
+
+    /// `lineScalePulseOutRapid`: the same lines, `transform.scale.y`
+    /// 1 → 0.3 → 1 at key times 0, 0.8, 0.9 (the last value held after it)
+    /// in 0.9 s with (0.11, 0.49, 0.38, 0.78), beginning 0.5, 0.25, 0, 0.25, 0.5 s.
+    @Test func lineScalePulseOutRapid() throws {
+        let size = 45.0, line = size / 9                         // host: size 45
+        let curve = Curve(0.11, 0.49, 0.38, 0.78)
+        try expectMatchesOriginal("line-scale-pulse-out-rapid", seconds: 2.3) { t in
+            [0.5, 0.25, 0, 0.25, 0.5].enumerated().map { i, begin in
+                var scaleY = 1.0
+                if t >= begin { scaleY = CAKeyframes.interpolate(wrapped(t - begin, 0.9) / 0.9, [0, 0.8, 0.9], [1, 0.3, 1], [curve, curve]) }
+                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * scaleY, cornerRadius: line / 2)
+            }
+        }
+    }
+
+    /// `ballScaleRipple`: one ring; in a group of 1 s, scale 0.1 → 1 at key
+    /// times 0, 0.7 paced as a whole by (0.21, 0.53, 0.56, 0.8), the last
+    /// value held after, and opacity 1 → 0.7 → 0 with that curve per leg.
+    @Test func ballScaleRipple() throws {
+        let size = 38.0                                          // host: size 38, padding 1
+        let curve = Curve(0.21, 0.53, 0.56, 0.8)
+        try expectMatchesOriginal("ball-scale-ripple", seconds: 2) { t in
+            let p = wrapped(t, 1)
+            return [Expected(x: 20, y: 20, scale: CAKeyframes.interpolate(curve(p), [0, 0.7], [0.1, 1], [.linear]),
+                             opacity: CAKeyframes.interpolate(p, [0, 0.7, 1], [1, 0.7, 0], [curve, curve]), diameter: size, lineWidth: 2)]
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
