@@ -1,8 +1,7 @@
 extension ClassicLoaders {
     /// `ball-beat`: NVActivityIndicatorView's `ballBeat` at size 40. The
-    /// original sets no duration on the group's two animations, so Core
-    /// Animation runs them for its default 0.25 s of each 0.7-s beat; so
-    /// does the format.
+    /// original sets no duration on the group's two animations, which Core
+    /// Animation then runs for the group's; here they say so.
     static let ballBeat = #"""
 {
   "format": 1,
@@ -15,16 +14,16 @@ extension ClassicLoaders {
   "layers": [
     {"type": "circle", "id": "dot0", "position": [6, 20], "diameter": 12, "backgroundColor": "color",
      "animations": [{"type": "group", "beginTime": 0.35, "duration": 0.7, "repeatCount": "infinity", "animations": [
-       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
-       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]},
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7}]}]},
     {"type": "circle", "id": "dot1", "position": [20, 20], "diameter": 12, "backgroundColor": "color",
      "animations": [{"type": "group", "beginTime": 0, "duration": 0.7, "repeatCount": "infinity", "animations": [
-       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
-       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]},
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7}]}]},
     {"type": "circle", "id": "dot2", "position": [34, 20], "diameter": 12, "backgroundColor": "color",
      "animations": [{"type": "group", "beginTime": 0.35, "duration": 0.7, "repeatCount": "infinity", "animations": [
-       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1]},
-       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1]}]}]}
+       {"type": "keyframe", "keyPath": "transform.scale", "values": [1, 0.75, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7},
+       {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.2, 1], "keyTimes": [0, 0.5, 1], "duration": 0.7}]}]}
   ]
 }
 """#

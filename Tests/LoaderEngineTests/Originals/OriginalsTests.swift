@@ -40,7 +40,8 @@ struct OriginalsTests {
 
     /// `ballClipRotate`: `ringThirdFour` (an arc from −3π/4 to −π/4 drawn
     /// counterclockwise: its gap centred on 12 o'clock), turning and scaling
-    /// in a linear group of 0.75 s.
+    /// in a linear group of 0.75 s (its two animations, with no duration of
+    /// their own, run for the group's).
     @Test func ballClipRotate() throws {
         let size = 38.0                                          // host: size 38, padding 1 (the stroke stays in the 40-pt canvas)
         let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.6, 1], curves: [.linear], duration: 0.75)
@@ -161,17 +162,18 @@ struct OriginalsTests {
 
     /// `ballBeat`: three circles in linear groups of 0.7 s beginning 0.35,
     /// 0, 0.35 s; in each, scale 1 → 0.75 → 1 and opacity 1 → 0.2 → 1 with
-    /// no duration set, which Core Animation runs for 0.25 s (then the
-    /// layer's own values show until the group repeats).
+    /// no duration of their own: Core Animation runs a grouped animation
+    /// without one for the group's duration (as `ballClipRotate`'s).
     @Test func ballBeat() throws {
         let size = 40.0                                          // host: size 40
         let spacing = 2.0, circle = (size - 2 * spacing) / 3
         try expectMatchesOriginal("ball-beat", seconds: 1.4 + 0.35) { t in
             [0.35, 0, 0.35].enumerated().map { i, begin in
                 let x = (circle + spacing) * Double(i) + circle / 2
-                guard t >= begin, case let g = wrapped(t - begin, 0.7), g < 0.25 else { return Expected(x: x, y: size / 2, diameter: circle) }
-                return Expected(x: x, y: size / 2, scale: CAKeyframes.interpolate(g / 0.25, [0, 0.5, 1], [1, 0.75, 1], [.linear]),
-                                opacity: CAKeyframes.interpolate(g / 0.25, [0, 0.5, 1], [1, 0.2, 1], [.linear]), diameter: circle)
+                guard t >= begin else { return Expected(x: x, y: size / 2, diameter: circle) }
+                let p = wrapped(t - begin, 0.7) / 0.7
+                return Expected(x: x, y: size / 2, scale: CAKeyframes.interpolate(p, [0, 0.5, 1], [1, 0.75, 1], [.linear]),
+                                opacity: CAKeyframes.interpolate(p, [0, 0.5, 1], [1, 0.2, 1], [.linear]), diameter: circle)
             }
         }
     }
