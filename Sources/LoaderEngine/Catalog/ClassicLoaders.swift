@@ -24,6 +24,10 @@ enum ClassicLoaders {
         lineScalePulseOut,
         lineScalePulseOutRapid,
         ballScaleRipple,
+        ballDoubleBounce,
+        ballClipRotatePulse,
+        ballClipRotateMultiple,
+        circleStrokeSpin,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -239,6 +239,76 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballDoubleBounce`: two circles the size of the view at opacity 0.6,
+    /// scale −1 → 0 → −1 (key times 0, 0.5, 1) paced as a whole by
+    /// easeInEaseOut over 2 s, beginning at 0 and 1 s. A circle at scale −1
+    /// is the circle at 1, turned: the same picture, compared by magnitude.
+    @Test func ballDoubleBounce() throws {
+        let size = 40.0                                          // host: size 40
+        try expectMatchesOriginal("ball-double-bounce", seconds: 5) { t in
+            [0.0, 1.0].map { begin in
+                guard t >= begin else { return Expected(x: size / 2, y: size / 2, opacity: 0.6, diameter: size) }
+                let scale = CAKeyframes.interpolate(Curve.easeInOut(wrapped(t - begin, 2) / 2), [0, 0.5, 1], [-1, 0, -1], [.linear])
+                return Expected(x: size / 2, y: size / 2, scale: abs(scale), opacity: 0.6, diameter: size)
+            }
+        }
+    }
+
+    /// The arcs of `ringTwoHalfVertical` (UIKit's angles, clockwise from 3
+    /// o'clock: −3π/4 → −π/4 clockwise, then −5π/4 → −7π/4 counterclockwise)
+    /// and `ringTwoHalfHorizontal` (3π/4 → 5π/4, then −π/4 → π/4, both
+    /// clockwise), as (start clockwise from 12 o'clock, length).
+    static let twoHalfVertical = [(-3 * Double.pi / 4 + .pi / 2, Double.pi / 2), (-7 * Double.pi / 4 + .pi / 2, Double.pi / 2)]
+    static let twoHalfHorizontal = [(3 * Double.pi / 4 + .pi / 2, Double.pi / 2), (-Double.pi / 4 + .pi / 2, Double.pi / 2)]
+
+    /// `ballClipRotatePulse`: a circle half the size scaling 1 → 0.3 → 1
+    /// (key times 0, 0.3, 1), and `ringTwoHalfVertical` the size's width
+    /// scaling 1 → 0.6 → 1 and turning 0 → π → 2π, all in 1 s with
+    /// (0.09, 0.57, 0.49, 0.9) per leg.
+    @Test func ballClipRotatePulse() throws {
+        let size = 38.0                                          // host: size 38, padding 1
+        let curve = Curve(0.09, 0.57, 0.49, 0.9)
+        let small = CAKeyframes(keyTimes: [0, 0.3, 1], values: [1, 0.3, 1], curves: [curve, curve], duration: 1)
+        let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.6, 1], curves: [curve, curve], duration: 1)
+        let turn = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0, .pi, 2 * .pi], curves: [curve, curve], duration: 1)
+        try expectMatchesOriginal("ball-clip-rotate-pulse", seconds: 2) { t in
+            [Expected(x: 20, y: 20, scale: small.value(at: t)!, diameter: size / 2)]
+                + Self.twoHalfVertical.map { arc in
+                    Expected(x: 20, y: 20, scale: scale.value(at: t)!, diameter: size, arc: (arc.0 + turn.value(at: t)!, arc.1), lineWidth: 2)
+                }
+        }
+    }
+
+    /// `ballClipRotateMultiple`: `ringTwoHalfHorizontal` the size's width
+    /// turning 0 → π → 2π, then `ringTwoHalfVertical` half as wide turning
+    /// 0 → −π → −2π, both scaling 1 → 0.6 → 1, in 1 s, easeInEaseOut per leg.
+    @Test func ballClipRotateMultiple() throws {
+        let size = 38.0                                          // host: size 38, padding 1
+        let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.6, 1], curves: [.easeInOut, .easeInOut], duration: 1)
+        let turn = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0, .pi, 2 * .pi], curves: [.easeInOut, .easeInOut], duration: 1)
+        try expectMatchesOriginal("ball-clip-rotate-multiple", seconds: 2) { t in
+            let s = scale.value(at: t)!, r = turn.value(at: t)!
+            return Self.twoHalfHorizontal.map { Expected(x: 20, y: 20, scale: s, diameter: size, arc: ($0.0 + r, $0.1), lineWidth: 2) }
+                + Self.twoHalfVertical.map { Expected(x: 20, y: 20, scale: s, diameter: size / 2, arc: ($0.0 - r, $0.1), lineWidth: 2) }
+        }
+    }
+
+    /// `circleStrokeSpin`: the `stroke` shape (a circle from 12 o'clock,
+    /// clockwise), in a group of 0.5 + 1.2 s: `transform.rotation` by 2π
+    /// (no duration: the group's), `strokeEnd` 0 → 1 in 0.7 s and
+    /// `strokeStart` 0 → 1 from 0.5 s in 1.2 s, both (0.4, 0, 0.2, 1).
+    @Test func circleStrokeSpin() throws {
+        let size = 38.0                                          // host: size 38, padding 1
+        let curve = Curve(0.4, 0, 0.2, 1)
+        try expectMatchesOriginal("circle-stroke-spin", seconds: 3.4, samples: 800) { t in
+            let g = wrapped(t, 1.7)
+            let turn = 2 * Double.pi * g / 1.7
+            let end = g < 0.7 ? curve(g / 0.7) : 1                  // then the layer's own strokeEnd, 1
+            let start = g < 0.5 ? 0 : curve((g - 0.5) / 1.2)
+            return [Expected(x: 20, y: 20, diameter: size, arc: (turn + 2 * .pi * start, 2 * .pi * max(end - start, 0)), lineWidth: 2)]
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
