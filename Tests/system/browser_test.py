@@ -103,7 +103,7 @@ def main():
         with Browser(chromium(), os.path.join(OUT, "chromium-cdp-profile")) as browser:
             # 1. Every loader on one connection, counted by the browser itself.
             # A tall screen: a player streams only while it is in view.
-            page = browser.open(base + "/?frames=40", device=(1280, 6000, 1, False))
+            page = browser.open(base + "/?frames=40", device=(1280, 8000, 1, False))
             page.wait_for(f'{cards_js}.length > {len(names)} && {cards_js}.every((c) => c.dataset.nonblank !== undefined)', 60)
             drawn = json.loads(page.evaluate(f'JSON.stringify({cards_js}.map((c) => [c.dataset.loader, Number(c.dataset.frames), c.dataset.nonblank]))'))
             streams = [r["request"]["url"] for r in page.events("Network.requestWillBeSent")

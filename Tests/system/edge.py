@@ -229,7 +229,8 @@ def main():
 
         # 5. The browser over HTTPS and HTTP/2.
         with Browser(chromium(), os.path.join(out, "chromium-profile"), ["--ignore-certificate-errors"]) as browser:
-            page = browser.open(base + "/?frames=40")
+            # A tall screen: a card's player streams only while it is in view.
+            page = browser.open(base + "/?frames=40", device=(1280, 8000, 1, False))
             cards = '[...document.querySelectorAll("section.card")]'
             page.wait_for(f'{cards}.length > 3 && {cards}.every((c) => c.dataset.nonblank !== undefined)', 60)
             drawn = json.loads(page.evaluate(f'JSON.stringify({cards}.map((c) => [c.dataset.loader, Number(c.dataset.frames), c.dataset.nonblank]))'))
