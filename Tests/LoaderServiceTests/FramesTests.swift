@@ -78,7 +78,7 @@ struct FramesTests {
         let spinKit = try get(app, "/loaders?family=SpinKit")
         #expect(spinKit.status == 200)
         let listed = try JSONDecoder().decode(Catalog.self, from: Data(spinKit.body)).loaders
-        #expect(Set(listed.map(\.name)) == ["fading-circle", "three-bounce", "wave", "double-bounce", "cube-grid"])
+        #expect(Set(["fading-circle", "three-bounce", "wave", "double-bounce", "cube-grid"]).isSubset(of: listed.map(\.name)))
         #expect(listed.allSatisfy { $0.family == "SpinKit" })
         let nv = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders?family=NVActivityIndicatorView").body)).loaders
         #expect(nv.first { $0.name == "ball-pulse" }?.original == "ballPulse")

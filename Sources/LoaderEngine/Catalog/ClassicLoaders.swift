@@ -28,6 +28,9 @@ enum ClassicLoaders {
         ballClipRotatePulse,
         ballClipRotateMultiple,
         circleStrokeSpin,
+        pulse,
+        circle,
+        chasingDots,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -381,6 +381,48 @@ struct OriginalsTests {
         }
     }
 
+    /// `pulse`: a circle the box's size, scale 0 → 1 and opacity (1) → 0
+    /// over 1 s, ease-in-out.
+    @Test func pulse() throws {
+        let box = 40.0                                           // host: SpinKit's 40-px box
+        try expectMatchesOriginal("pulse", seconds: 2) { t in
+            let scale = CSSKeyframes(stops: [(0, 0), (1, 1)], duration: 1), fade = CSSKeyframes(stops: [(1, 0)], duration: 1)
+            return [Expected(x: box / 2, y: box / 2, scale: scale.value(at: t, base: 1), opacity: fade.value(at: t, base: 1), diameter: box)]
+        }
+    }
+
+    /// `circle`: `fading-circle`'s twelve dots and delays, each scaling 0
+    /// (0 %, 80 %, 100 %), 1 (40 %) over 1.2 s, ease-in-out, fill both.
+    @Test func circle() throws {
+        let box = 40.0, dot = 0.15 * box                         // host: SpinKit's 40-px box
+        try expectMatchesOriginal("circle", seconds: 2.4) { t in
+            (0..<12).map { i in
+                let delay = i == 0 ? 0 : -(1.2 - 0.1 * Double(i))
+                let bounce = CSSKeyframes(stops: [(0, 0), (0.4, 1), (0.8, 0), (1, 0)], duration: 1.2, delay: delay, fillBackwards: true)
+                let angle = degrees(30 * Double(i)), r = box / 2 - dot / 2
+                return Expected(x: box / 2 + r * sin(angle), y: box / 2 - r * cos(angle), scale: bounce.value(at: t, base: 1), diameter: dot)
+            }
+        }
+    }
+
+    /// `chasing-dots`: a box turning 360° in 2 s, linear; in it two dots
+    /// 60 % of its width at its top and its bottom, centred across (the
+    /// box's `text-align: center`), scale 0 (0 %, 100 %), 1 (50 %) over
+    /// 2 s, ease-in-out, the second delayed −1 s.
+    @Test func chasingDots() throws {
+        let box = 40.0, dot = 0.6 * box                          // host: SpinKit's 40-px box
+        try expectMatchesOriginal("chasing-dots", seconds: 4) { t in
+            let turn = CSSKeyframes(stops: [(1, 2 * .pi)], duration: 2, curve: .linear).value(at: t, base: 0)
+            return [(dot / 2, 0.0), (box - dot / 2, -1.0)].map { y, delay in
+                // The dot's centre turned about the box's centre.
+                let dx = 0.0, dy = y - box / 2
+                let bounce = CSSKeyframes(stops: [(0, 0), (0.5, 1), (1, 0)], duration: 2, delay: delay)
+                return Expected(x: box / 2 + dx * cos(turn) - dy * sin(turn), y: box / 2 + dx * sin(turn) + dy * cos(turn),
+                                scale: bounce.value(at: t, base: 1), diameter: dot)
+            }
+        }
+    }
+
     // MARK: Material Components Web (packages/mdc-circular-progress, v14)
 
     /// MDC's indeterminate circular progress, large (a 48-px box, 4-px
