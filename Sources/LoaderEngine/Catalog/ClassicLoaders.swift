@@ -31,6 +31,10 @@ enum ClassicLoaders {
         pulse,
         circle,
         chasingDots,
+        ballZigZag,
+        ballZigZagDeflect,
+        ballPulseRise,
+        ballRotate,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -309,6 +309,61 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballZigZag`: two circles size/5 wide at the centre, `transform`
+    /// translations 0 → (−Δx, −Δy) → (Δx, −Δy) → 0 and the mirror image
+    /// (Δ = size/2 − circle/2) at key times 0, 0.33, 0.66, 1, in 0.7 s,
+    /// linear; `ballZigZagDeflect` the same in 0.75 s, autoreversing.
+    @Test(arguments: [("ball-zig-zag", 0.7, false), ("ball-zig-zag-deflect", 0.75, true)])
+    func ballZigZag(name: String, duration: Double, autoreverses: Bool) throws {
+        let size = 40.0, circle = size / 5                       // host: size 40
+        let d = size / 2 - circle / 2
+        let paths: [[(Double, Double)]] = [[(0, 0), (-d, -d), (d, -d), (0, 0)], [(0, 0), (d, d), (-d, d), (0, 0)]]
+        try expectMatchesOriginal(name, seconds: 4 * duration) { t in
+            var p = wrapped(t, autoreverses ? 2 * duration : duration) / duration
+            if p > 1 { p = 2 - p }                               // going back
+            return paths.map { path in
+                Expected(x: size / 2 + CAKeyframes.interpolate(p, [0, 0.33, 0.66, 1], path.map(\.0), [.linear]),
+                         y: size / 2 + CAKeyframes.interpolate(p, [0, 0.33, 0.66, 1], path.map(\.1), [.linear]), diameter: circle)
+            }
+        }
+    }
+
+    /// `ballPulseRise`: five circles of (size − 8)/5; in groups of 1 s, the
+    /// even ones scale 1.1 → 0.4 → 1 and move 0 → −size/2 → size/2 → 0 (key
+    /// times 0, 0.25, 0.75, 1), the odd ones 0.4 → 1.1 → 0.75 and the other
+    /// way, with (0.15, 0.46, 0.9, 0.6) per leg.
+    @Test func ballPulseRise() throws {
+        let size = 40.0                                          // host: size 40
+        let spacing = 2.0, circle = (size - 4 * spacing) / 5
+        let curve = Curve(0.15, 0.46, 0.9, 0.6)
+        try expectMatchesOriginal("ball-pulse-rise", seconds: 2) { t in
+            (0..<5).map { i in
+                let even = i % 2 == 0
+                let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: even ? [1.1, 0.4, 1] : [0.4, 1.1, 0.75], curves: [curve, curve], duration: 1)
+                let move = CAKeyframes(keyTimes: [0, 0.25, 0.75, 1], values: even ? [0, -size / 2, size / 2, 0] : [0, size / 2, -size / 2, 0],
+                                       curves: [curve, curve, curve], duration: 1)
+                return Expected(x: (circle + spacing) * Double(i) + circle / 2, y: size / 2 + move.value(at: t)!, scale: scale.value(at: t)!, diameter: circle)
+            }
+        }
+    }
+
+    /// `ballRotate`: one layer holding circles size/5 wide at its left
+    /// (opacity 0.8), right (0.8) and centre, in a group of 1 s scaling
+    /// 1 → 0.6 → 1 and turning 0 → π → 2π with (0.7, −0.13, 0.22, 0.86).
+    @Test func ballRotate() throws {
+        let size = 40.0, circle = size / 5                       // host: size 40
+        let curve = Curve(0.7, -0.13, 0.22, 0.86)
+        let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.6, 1], curves: [curve, curve], duration: 1)
+        let turn = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0, .pi, 2 * .pi], curves: [curve, curve], duration: 1)
+        try expectMatchesOriginal("ball-rotate", seconds: 2) { t in
+            let s = scale.value(at: t)!, r = turn.value(at: t)!
+            return [(circle / 2 - size / 2, 0.8), (size / 2 - circle / 2, 0.8), (0.0, 1.0)].map { dx, opacity in
+                // The layer's transform about its centre: scaled, then turned.
+                Expected(x: size / 2 + s * dx * cos(r), y: size / 2 + s * dx * sin(r), scale: s, opacity: opacity, diameter: circle)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
