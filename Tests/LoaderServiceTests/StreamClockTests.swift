@@ -235,8 +235,8 @@ struct StreamClockTests {
         let app = TestApp()
         let many = (0...LoaderService.maxMultiplexedLoaders).map { _ in "loader=typing" }.joined(separator: "&")
         for (target, status, words) in [
-            ("/streams", 400, "loader must be given 1 to 32 times"),
-            ("/streams?\(many)", 400, "loader must be given 1 to 32 times"),
+            ("/streams", 400, "loader must be given 1 to 64 times"),
+            ("/streams?\(many)", 400, "loader must be given 1 to 64 times"),
             ("/streams?loader=spinner", 400, "loader 0: no loader named spinner"),
             ("/streams?loader=typing&loader=typing%3Fcount%3D0", 400, "loader 1: count must be"),
             ("/streams?loader=typing%3Fcount%3D%25zz", 400, "loader 0: invalid percent-encoding"),

@@ -35,6 +35,7 @@ enum ClassicLoaders {
         ballZigZagDeflect,
         ballPulseRise,
         ballRotate,
+        ballTrianglePath,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

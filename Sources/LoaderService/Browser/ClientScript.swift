@@ -18,7 +18,7 @@ enum ClientScript {
 const svgNS = "http://www.w3.org/2000/svg";
 const scriptOrigin = new URL(import.meta.url).origin;
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
-const maxPerStream = 32;        // GET /streams carries at most 32 loaders
+const maxPerStream = 64;        // GET /streams carries at most 64 loaders
 const retryCeiling = 10000;     // ms: the longest wait between two attempts
 
 // The wait before reconnecting: doubling from the server's retry: (1 s
@@ -112,7 +112,7 @@ class Feed {
 }
 
 // The shared clock: the elements of one service at one fps share one
-// /streams connection (32 loaders a connection). It is made again, at the
+// /streams connection (64 loaders a connection). It is made again, at the
 // clock's current frame, whenever elements join or leave, a moment later so
 // that a page's elements arriving together make one connection.
 const hubs = new Map();

@@ -3,7 +3,7 @@ import LoaderEngine
 
 extension LoaderService {
     /// A multiplexed stream carries at most this many loaders.
-    static let maxMultiplexedLoaders = 32
+    static let maxMultiplexedLoaders = 64
 
     /// `GET /streams?loader=typing&loader=switch%3Fcount%3D5`: one event
     /// stream with the frames of several loaders, so that a page holds one

@@ -364,6 +364,29 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballTrianglePath`: three rings size/5 wide at the top centre, the
+    /// bottom left and the bottom right, each `transform`-translated round
+    /// the triangle ({0,0}, {hx,fy}, {-hx,fy}, {0,0} and the source's two
+    /// other strings, h half and f full of Δ = size/2 − circle/2) at key
+    /// times 0, 0.33, 0.66, 1 of 2 s, easeInEaseOut per leg.
+    @Test func ballTrianglePath() throws {
+        let size = 38.0, pad = 1.0                               // host: size 38, padding 1
+        let circle = size / 5, h = size / 2 - circle / 2, f = 2 * h
+        let rings: [((Double, Double), [(Double, Double)])] = [
+            ((size / 2, circle / 2), [(0, 0), (h, f), (-h, f), (0, 0)]),
+            ((circle / 2, size - circle / 2), [(0, 0), (h, -f), (f, 0), (0, 0)]),
+            ((size - circle / 2, size - circle / 2), [(0, 0), (-f, 0), (-h, -f), (0, 0)]),
+        ]
+        try expectMatchesOriginal("ball-triangle-path", seconds: 4) { t in
+            rings.map { start, moves in
+                let curves = [Curve.easeInOut, .easeInOut, .easeInOut]
+                let dx = CAKeyframes(keyTimes: [0, 0.33, 0.66, 1], values: moves.map(\.0), curves: curves, duration: 2).value(at: t)!
+                let dy = CAKeyframes(keyTimes: [0, 0.33, 0.66, 1], values: moves.map(\.1), curves: curves, duration: 2).value(at: t)!
+                return Expected(x: pad + start.0 + dx, y: pad + start.1 + dy, diameter: circle, lineWidth: 2)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
