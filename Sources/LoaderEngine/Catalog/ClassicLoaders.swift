@@ -36,6 +36,7 @@ enum ClassicLoaders {
         ballPulseRise,
         ballRotate,
         ballTrianglePath,
+        cubeTransition,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

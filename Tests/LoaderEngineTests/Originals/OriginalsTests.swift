@@ -387,6 +387,25 @@ struct OriginalsTests {
         }
     }
 
+    /// `cubeTransition`: two squares size/5 wide at the top left, in groups
+    /// of 1.6 s beginning 0 and −0.8 s: scale 1, 0.5, 1, 0.5, 1, translation
+    /// to each corner in turn and rotation 0 → −2π in quarters, at key times
+    /// 0, 0.25, 0.5, 0.75, 1, easeInEaseOut per leg. A transform's
+    /// translation is outside its rotation and scale: it moves the centre.
+    @Test func cubeTransition() throws {
+        let size = 40.0, square = size / 5                       // host: size 40
+        let d = size - square
+        let keyTimes = [0, 0.25, 0.5, 0.75, 1.0]
+        let curves = [Curve.easeInOut, .easeInOut, .easeInOut, .easeInOut]
+        try expectMatchesOriginal("cube-transition", seconds: 3.2) { t in
+            [0, -0.8].map { begin in
+                let at = { (values: [Double]) in CAKeyframes(keyTimes: keyTimes, values: values, curves: curves, duration: 1.6, beginTime: begin).value(at: t)! }
+                return Expected(x: square / 2 + at([0, d, d, 0, 0]), y: square / 2 + at([0, 0, d, d, 0]), scale: at([1, 0.5, 1, 0.5, 1]),
+                                rotation: at([0, -.pi / 2, -.pi, -1.5 * .pi, -2 * .pi]), width: square, height: square, cornerRadius: 0)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
