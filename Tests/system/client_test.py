@@ -17,7 +17,11 @@ one tag per loader (run by .ci/run):
    clock's current frame: typing's time moved on by the time the page was
    hidden, modulo its 6 s period (docs/FRAMES.md);
 5. prefers-reduced-motion: reduce asks again with motion=reduced for every
-   loader.
+   loader;
+6. faults: the service stops (SIGTERM), a stand-in answers 503 on its port
+   for a few seconds (a proxy while replicas restart), then the service is
+   back: the players retry through the network errors and the 503s and draw
+   again, and none of them ever dispatches `end` or `error`.
 Exits 1 on failure.
 
     Tests/system/client_test.py path/to/loaderd output-dir
@@ -38,7 +42,7 @@ def check(ok, what):
 # The page: one script, one tag per loader. Some take parameters; some are
 # sized by the page (wider, taller than their canvas: letterboxed).
 def page_html(base, names):
-    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in names]
+    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in names[:15]]
     players += [
         '<loader-frames id="typing-5" loader="typing" params="count=5&amp;color=%23ff0000" style="width:140px" label="Typing"></loader-frames>',
         '<loader-frames id="switch-big" loader="switch" params="size=14" style="width:90px;height:50px"></loader-frames>',
@@ -54,8 +58,38 @@ def page_html(base, names):
 <div class="grid">{''.join(players)}</div>
 <div id="below"><loader-frames id="below-fold" loader="typing"></loader-frames></div>
 <script>
-for (const el of document.querySelectorAll("loader-frames")) el.addEventListener("frame", () => {{ el.arrivedAt = Date.now(); el.frames = (el.frames || 0) + 1; }});
+window.ended = [];
+for (const el of document.querySelectorAll("loader-frames")) {{
+  el.addEventListener("frame", () => {{ el.arrivedAt = Date.now(); el.frames = (el.frames || 0) + 1; }});
+  for (const kind of ["end", "error"]) el.addEventListener(kind, (e) => window.ended.push(`${{el.id}} ${{kind}} ${{JSON.stringify(e.detail)}}`));
+}}
 </script></body></html>"""
+
+def unavailable(port):
+    """A stand-in on the service's port that answers every request 503, as a
+    proxy does while the replicas behind it restart."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b'{"error":{"status":503,"code":"unavailable","message":"restarting"}}'
+            self.send_response(503)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Retry-After", "1")
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        def do_OPTIONS(self):   # a CORS preflight passes; the request after it gets the 503
+            self.send_response(204)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Access-Control-Allow-Methods", "GET")
+            self.send_header("Access-Control-Allow-Headers", "accept, last-event-id")
+            self.end_headers()
+        def log_message(self, *args):
+            pass
+    http.server.ThreadingHTTPServer.allow_reuse_address = True
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 def serve(html):
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -158,6 +192,7 @@ def main():
             page = browser.open(f"http://127.0.0.1:{site.server_address[1]}/")
             grid = 'document.querySelectorAll(".grid loader-frames")'
             ready = page.wait_for(f'{grid}.length === 20 && [...{grid}].every((el) => el.frames >= 5)', 30)
+            # The five with parameters or sizes of their own are among the twenty.
             check(bool(ready), "twenty players each drew at least 5 frames")
 
             # 1. One connection for the twenty in view.
@@ -225,6 +260,25 @@ def main():
             players = json.loads(page.evaluate(READ))
             bad = {p["id"]: compare(p, "Typing" if p["id"] == "typing-5" else "Loading") for p in players}
             check(not any(bad.values()), "reduced motion: every node still matches its frame")
+            # 6. The service goes away, a stand-in answers 503, the service comes back.
+            count = page.evaluate('document.getElementById("typing").frames')
+            server.terminate()
+            server.wait()
+            stand_in = unavailable(port)
+            deadline = time.monotonic() + 15
+            refused = []
+            while not refused and time.monotonic() < deadline:
+                browser.pump(0.2)
+                refused = [r for r in page.events("Network.responseReceived")
+                           if "/streams?" in r["response"]["url"] and r["response"]["status"] == 503]
+            browser.pump(1.5)
+            stand_in.shutdown()
+            stand_in.server_close()
+            server = start(binary, port, "--log-level", "warning")
+            back = page.wait_for(f'document.getElementById("typing").frames > {count} + 10', 25)
+            closed = page.evaluate("window.ended")
+            check(bool(refused) and bool(back) and not closed,
+                  f"through a stopped service and {len(refused)} answers of 503 the players retried and drew again; ended or refused: {closed}")
             shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=page.session)
             with open(os.path.join(out, "client.png"), "wb") as f:
                 import base64
