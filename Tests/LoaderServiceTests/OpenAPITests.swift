@@ -7,16 +7,27 @@ import Testing
 /// `/openapi.json` says exactly what the frames endpoints accept: a query
 /// built from any one shape is answered, one that mixes shapes is refused.
 @Suite struct OpenAPITests {
-    @Test func eachLoaderHasItsOwnFramesPathWithThreeQueryShapes() throws {
+    /// The built-in loaders have paths of their own; the loaders written as
+    /// definitions, which all take the same parameters, share
+    /// `/loaders/{name}/…`, their names listed.
+    @Test func eachLoaderHasItsFramesPathWithThreeQueryShapes() throws {
         let app = TestApp()
         let doc = try JSONValue.parse(get(app, "/openapi.json").body)
         let paths = try #require(doc["paths"])
-        #expect(paths["/loaders/{name}/frames"] == nil)
         let schemas = try #require(doc["components"]?["schemas"])
+        guard case .array(let parameters)? = paths["/loaders/{name}/frames"]?["get"]?["parameters"], let shared = parameters.first else {
+            Issue.record("no /loaders/{name}/frames with parameters"); return
+        }
+        #expect(shared["in"] == .string("path") && shared["required"] == .bool(true))
+        let definedNames = LoaderCatalog.standard.loaders.filter { $0.document != nil }.map { JSONValue.string($0.name) }
+        #expect(shared["schema"]?["enum"] == JSONValue.array(definedNames))
         for loader in LoaderCatalog.standard.loaders {
-            let type = OpenAPI.typeName(loader)
-            #expect(paths["/loaders/\(loader.name)/frames"] != nil, "\(loader.name)")
-            #expect(paths["/loaders/\(loader.name)/frames.svg"] != nil && paths["/loaders/\(loader.name)/animation.svg"] != nil)
+            let builtIn = loader.document == nil
+            let type = builtIn ? OpenAPI.typeName(loader) : "Definition"
+            let path = builtIn ? "/loaders/\(loader.name)" : "/loaders/{name}"
+            #expect(paths["\(path)/frames"] != nil, "\(loader.name)")
+            #expect(paths["\(path)/frames.svg"] != nil && paths["\(path)/animation.svg"] != nil)
+            #expect((paths["/loaders/\(loader.name)/frames"] != nil) == builtIn)
             var queries: [String: String] = [:]
             for shape in ["FrameQuery", "BatchQuery", "StreamQuery"] {
                 let schema = try #require(schemas["\(type)\(shape)"], "\(type)\(shape)")

@@ -79,7 +79,10 @@ struct PreviewTests {
         #expect(try get(app, "/loaders/blink/frames.svg?t=0").text.contains("<circle id=\"dot\""))
         #expect(try get(app, "/loaders/blink/animation.svg").status == 200)
         let openapi = try JSONValue.parse(get(app, "/openapi.json").body)
-        #expect(openapi["paths"]?["/loaders/blink/frames"] != nil)
+        // Among the loaders written as definitions, which share /loaders/{name}/….
+        guard case .array(let parameters)? = openapi["paths"]?["/loaders/{name}/frames"]?["get"]?["parameters"],
+              case .array(let names)? = parameters.first?["schema"]?["enum"] else { Issue.record("no shared frames path"); return }
+        #expect(names.contains(.string("blink")))
         #expect(try get(app, "/").text.contains("/loaders"))
         // A session of it, stopped.
         let created = try app.request("POST", "/sessions", Self.json, body: Array(#"{"loader":"blink","params":{"scale":2}}"#.utf8))

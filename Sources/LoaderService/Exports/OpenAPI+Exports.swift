@@ -3,45 +3,45 @@ import LoaderEngine
 
 /// The exports' operations: a frame as SVG, a loop as SVG, Lottie, CSS and HTML.
 extension OpenAPI {
-    /// `/loaders/<loader>/frames.svg`, one path per loader.
+    /// `/loaders/<loader>/frames.svg`, one path per `Subject`.
     static func getFrameSVG(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "frames.svg", id: "get\(typeName(loader))FrameSVG", takesTime: true,
-                    summary: "One \(loader.name) frame as SVG on the loader's background; the viewBox holds every element.")
+        subjects(c.catalog).map { subject in
+            picture(subject, "frames.svg", id: "get\(subject.type)FrameSVG", takesTime: true,
+                    summary: "One \(subject.label) frame as SVG on the loader's background; the viewBox holds every element.")
         }
     }
 
-    /// `/loaders/<loader>/animation.svg`, one path per loader.
+    /// `/loaders/<loader>/animation.svg`, one path per `Subject`.
     static func getAnimationSVG(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.svg", id: "get\(typeName(loader))AnimationSVG", takesTime: false,
-                    summary: "A self-contained animated SVG (SMIL) of \(loader.name) sampled from the engine: \(loopText(loader)); loops in an <img>.")
+        subjects(c.catalog).map { subject in
+            picture(subject, "animation.svg", id: "get\(subject.type)AnimationSVG", takesTime: false,
+                    summary: "A self-contained animated SVG (SMIL) of \(subject.label) sampled from the engine: \(loopText(subject.loader)); loops in an <img>.")
         }
     }
 
-    /// `/loaders/<loader>/animation.json`, one path per loader.
+    /// `/loaders/<loader>/animation.json`, one path per `Subject`.
     static func getAnimationLottie(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.json", id: "get\(typeName(loader))AnimationLottie", takesTime: false,
-                    summary: "A Lottie document (Lottie specification 1.0, \"ver\": 10000) of \(loader.name) sampled from the engine: \(loopText(loader)); frame f shows the engine's frame at from + f/fr. Plays in lottie-web, lottie-ios, lottie-android and rlottie.",
+        subjects(c.catalog).map { subject in
+            picture(subject, "animation.json", id: "get\(subject.type)AnimationLottie", takesTime: false,
+                    summary: "A Lottie document (Lottie specification 1.0, \"ver\": 10000) of \(subject.label) sampled from the engine: \(loopText(subject.loader)); frame f shows the engine's frame at from + f/fr. Plays in lottie-web, lottie-ios, lottie-android and rlottie.",
                     contentType: "application/json", schema: #"{"type":"object","required":["ver","fr","ip","op","w","h","layers"]}"#)
         }
     }
 
-    /// `/loaders/<loader>/animation.css`, one path per loader.
+    /// `/loaders/<loader>/animation.css`, one path per `Subject`.
     static func getAnimationCSS(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.css", id: "get\(typeName(loader))AnimationCSS", takesTime: false,
-                    summary: "CSS for \(loader.name): @keyframes per element and their rules, from the engine: \(loopText(loader)); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's.",
+        subjects(c.catalog).map { subject in
+            picture(subject, "animation.css", id: "get\(subject.type)AnimationCSS", takesTime: false,
+                    summary: "CSS for \(subject.label): @keyframes per element and their rules, from the engine: \(loopText(subject.loader)); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's.",
                     contentType: "text/css; charset=utf-8")
         }
     }
 
-    /// `/loaders/<loader>/animation.html`, one path per loader.
+    /// `/loaders/<loader>/animation.html`, one path per `Subject`.
     static func getAnimationHTML(_ c: Context) -> [Operation] {
-        c.catalog.loaders.map { loader in
-            picture(loader, "animation.html", id: "get\(typeName(loader))AnimationHTML", takesTime: false,
-                    summary: "A self-contained HTML snippet for \(loader.name): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\".",
+        subjects(c.catalog).map { subject in
+            picture(subject, "animation.html", id: "get\(subject.type)AnimationHTML", takesTime: false,
+                    summary: "A self-contained HTML snippet for \(subject.label): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\".",
                     contentType: "text/html; charset=utf-8", label: true)
         }
     }
@@ -53,12 +53,14 @@ extension OpenAPI {
 
     /// A picture of one loader: its parameters, and with `takesTime` a
     /// moment `t` and the loader's events.
-    static func picture(_ loader: LoaderDefinition, _ file: String, id: String, takesTime: Bool, summary: String,
+    static func picture(_ subject: Subject, _ file: String, id: String, takesTime: Bool, summary: String,
                         contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#, label: Bool = false) -> Operation {
         var w = JSONWriter(capacity: 2048)
         beginOperation(&w, id: id, summary: summary)
+        let loader = subject.loader
         w.key("parameters")
         w.beginArray()
+        subjectParameters(&w, subject)
         if takesTime {
             query(&w, "t", "Seconds since the loader started (default 0).", numberSchema(min: 0, max: TimeValue.maximum))
         } else {
@@ -95,6 +97,6 @@ extension OpenAPI {
         transportLimits(&w)
         w.endObject()
         w.endObject()
-        return Operation(path: "/loaders/\(loader.name)/\(file)", method: "get", json: w.bytes)
+        return Operation(path: "\(subject.path)/\(file)", method: "get", json: w.bytes)
     }
 }

@@ -3,21 +3,22 @@ import LoaderEngine
 
 /// The frames endpoint's operations (one a loader) and its query shapes.
 extension OpenAPI {
-    /// `/loaders/<loader>/frames`, one path per loader: the route is
-    /// `/loaders/{name}/frames`, but each loader takes only its own
-    /// parameters, and the query has three shapes that exclude each other
-    /// (a frame, a batch, a stream). One exploded object parameter with a
-    /// `oneOf` of the three says exactly which combinations are accepted.
+    /// `/loaders/<loader>/frames`, one path per built-in loader and one for
+    /// every loader written as a definition (`Subject`): each takes only its
+    /// own parameters, and the query has three shapes that exclude each
+    /// other (a frame, a batch, a stream). One exploded object parameter with
+    /// a `oneOf` of the three says exactly which combinations are accepted.
     static func getFrames(_ c: Context) -> [Operation] {
         let configuration = c.configuration
-        return c.catalog.loaders.map { loader in
-            let type = typeName(loader)
+        return subjects(c.catalog).map { subject in
+            let type = subject.type
             var w = JSONWriter(capacity: 4096)
             beginOperation(&w, id: "get\(type)Frames",
                      summary: "\(type): one frame at t, a batch (from, to, fps), or a live stream (Accept: text/event-stream or stream=sse).")
-            w.field("description", "The query is one of four shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps), \(type)StreamQuery (stream=sse, t, fps, duration) or \(type)SharedStreamQuery (stream=sse, clock=shared, fps, duration), each with the loader's parameters and events (see GET /loaders/\(loader.name)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch answers at most \(LoaderService.maxBatchFrames) frames and \(LoaderService.maxBatchBytes >> 20) MiB; past either it answers the frames that fit and `next`, the same query from the following frame on (also as `Link: <…>; rel=\"next\"`). A `to` before `from` gives no frames. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. With clock=shared, frame k is due at k/fps seconds since the Unix epoch and shows that moment folded into the loader's steady loop (docs/FRAMES.md), so every viewer gets the same id and frame at the same moment; a resumed stream continues at the frame due now. In a stream, a loader parameter whose name the stream uses (the switch's duration) is `loader.<name>`; elsewhere the prefix is refused.")
+            w.field("description", "The query is one of four shapes: \(type)FrameQuery (t), \(type)BatchQuery (from, to, fps), \(type)StreamQuery (stream=sse, t, fps, duration) or \(type)SharedStreamQuery (stream=sse, clock=shared, fps, duration), each with the loader's parameters and events (see \(subject.entry)). With `Accept: text/event-stream` the stream shape applies without `stream=sse`; with `Accept: image/svg+xml` a frame comes as SVG. A batch answers at most \(LoaderService.maxBatchFrames) frames and \(LoaderService.maxBatchBytes >> 20) MiB; past either it answers the frames that fit and `next`, the same query from the following frame on (also as `Link: <…>; rel=\"next\"`). A `to` before `from` gives no frames. A frame for an explicit t never changes: it is cacheable forever. A stream sends `retry: \(configuration.streamRetryMilliseconds)`, then `id: k`, `event: frame`, `data: <frame>` for the frame at t + k/fps when the clock since the stream began reaches k/fps; `duration` ends it with `event: end`; `Last-Event-ID` resumes at k+1. With clock=shared, frame k is due at k/fps seconds since the Unix epoch and shows that moment folded into the loader's steady loop (docs/FRAMES.md), so every viewer gets the same id and frame at the same moment; a resumed stream continues at the frame due now. In a stream, a loader parameter whose name the stream uses (the switch's duration) is `loader.<name>`; elsewhere the prefix is refused.")
             w.key("parameters")
             w.beginArray()
+            subjectParameters(&w, subject)
             w.beginObject()
             w.field("name", "query")
             w.field("in", "query")
@@ -59,15 +60,15 @@ extension OpenAPI {
                 ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
                 ("429", "A costly batch while this client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
                 ("503", "A costly batch while the server holds more than maxBufferedBytes of unread answers or that waited heavyWaitSeconds for a worker, or a stream while it has maxStreams open (Retry-After).", ref("Error")),
-            ], path: "/loaders/\(loader.name)/frames", method: "get")
+            ], path: "\(subject.path)/frames", method: "get")
         }
     }
 
     /// The three query shapes of each loader's frames (and of a preview's),
     /// as component schemas.
     static func frameQuerySchemas(_ w: inout JSONWriter, _ catalog: LoaderCatalog, _ configuration: ServiceConfiguration) {
-        for loader in catalog.loaders {
-            frameQuerySchemas(&w, typeName(loader), loader.name, loader.parameters, loader.events, configuration, shared: true)
+        for subject in subjects(catalog) {
+            frameQuerySchemas(&w, subject.type, subject.label, subject.loader.parameters, subject.loader.events, configuration, shared: true)
         }
         frameQuerySchemas(&w, "Preview", "the definition in the body", LoaderDefinition.definedParameters(color: .white),
                           LoaderDefinition.definedEvents, configuration, shared: false)

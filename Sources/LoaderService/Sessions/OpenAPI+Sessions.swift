@@ -79,7 +79,8 @@ extension OpenAPI {
         w.beginObject()
         w.key("oneOf")
         w.beginArray()
-        for loader in catalog.loaders {
+        for subject in subjects(catalog) {
+            let loader = subject.loader
             w.beginObject()
             w.field("type", "object")
             w.key("required")
@@ -88,11 +89,11 @@ extension OpenAPI {
             w.key("properties")
             w.beginObject()
             w.key("loader")
-            w.rawValue(Array(enumSchema([loader.name]).utf8))
+            w.rawValue(Array(enumSchema(subject.names).utf8))
             w.key("params")
             w.beginObject()
             w.field("type", "object")
-            w.field("description", "The loader's parameters, as in GET /loaders/\(loader.name).")
+            w.field("description", "The loader's parameters, as in \(subject.entry).")
             w.field("additionalProperties", false)
             w.key("properties")
             w.beginObject()
