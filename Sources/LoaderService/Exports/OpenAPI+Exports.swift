@@ -86,6 +86,7 @@ extension OpenAPI {
         w.rawValue(Array(#"{"description":"The picture.","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
         var statuses = [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
                         ("406", "The Accept header excludes \(contentType).")]
+        if subject.shared { statuses.insert(("404", "No loader of that name (the message names the nearest)."), at: 2) }
         if !takesTime {
             statuses[1].1 = "A bad or unknown parameter, or a loop whose build would cost more than maxWorkPerRequest (too_costly)."
             statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))

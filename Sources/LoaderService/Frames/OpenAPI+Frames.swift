@@ -53,10 +53,12 @@ extension OpenAPI {
             w.rawValue(Array(#"{"schema":{"type":"string"}}"#.utf8))
             w.endObject()
             w.endObject()
+            let unknown: [(String, String, String?)] = subject.shared ? [("404", "No loader of that name (the message names the nearest).", ref("Error"))] : []
             return finish(&w, [
                 ("204", "A resumed stream that has nothing left to send (EventSource stops).", nil),
                 ("304", "Not modified (If-None-Match).", nil),
                 ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form; a stream whose frames would cost more than maxStreamWorkPerSecond (too_costly).", ref("Error")),
+            ] + unknown + [
                 ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
                 ("429", "A costly batch while this client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
                 ("503", "A costly batch while the server holds more than maxBufferedBytes of unread answers or that waited heavyWaitSeconds for a worker, or a stream while it has maxStreams open (Retry-After).", ref("Error")),
