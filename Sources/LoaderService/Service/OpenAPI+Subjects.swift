@@ -36,13 +36,6 @@ extension OpenAPI {
     /// A shared path's `name`: the loaders it serves.
     static func subjectParameters(_ w: inout JSONWriter, _ s: Subject) {
         guard s.shared else { return }
-        w.beginObject()
-        w.field("name", "name")
-        w.field("in", "path")
-        w.field("required", true)
-        w.field("description", "A loader written as a definition: " + s.names.joined(separator: ", ") + ".")
-        w.key("schema")
-        w.rawValue(Array(enumSchema(s.names).utf8))
-        w.endObject()
+        nameParameter(&w, s.names, "A loader written as a definition")
     }
 }

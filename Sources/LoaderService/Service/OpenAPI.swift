@@ -198,13 +198,18 @@ enum OpenAPI {
     }
 
     static func nameParameter(_ w: inout JSONWriter, _ catalog: LoaderCatalog) {
+        nameParameter(&w, catalog.names, "Loader name")
+    }
+
+    /// The path's `{name}`: one of `names`, listed after `what`.
+    static func nameParameter(_ w: inout JSONWriter, _ names: [String], _ what: String) {
         w.beginObject()
         w.field("name", "name")
         w.field("in", "path")
         w.field("required", true)
-        w.field("description", "Loader name: " + catalog.names.joined(separator: ", ") + ".")
+        w.field("description", what + ": " + names.joined(separator: ", ") + ".")
         w.key("schema")
-        w.rawValue(Array(enumSchema(catalog.names).utf8))
+        w.rawValue(Array(enumSchema(names).utf8))
         w.endObject()
     }
 
