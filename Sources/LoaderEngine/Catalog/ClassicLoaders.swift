@@ -31,12 +31,14 @@ enum ClassicLoaders {
         pulse,
         circle,
         chasingDots,
+        wanderingCubes,
         ballZigZag,
         ballZigZagDeflect,
         ballPulseRise,
         ballRotate,
         ballTrianglePath,
         cubeTransition,
+        ballRotateChase,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

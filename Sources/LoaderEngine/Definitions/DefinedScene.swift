@@ -109,8 +109,9 @@ final class SceneNode: Sendable {
             let keys: KeyframeAnimation.Keys = path.map { .path($0) } ?? .values(values!.map { $0.resolved(color) })
             return KeyframeAnimation(keyPath, keys: keys, keyTimes: keyTimes, timingFunctions: functions,
                                      calculationMode: mode, timing: timing, timingFunction: function)
-        case let .group(children, timing):
-            return AnimationGroup(children.map { animation($0, model: model, color: color) }, timing: timing)
+        case let .group(children, timing, timingFunction):
+            return AnimationGroup(children.map { animation($0, model: model, color: color) }, timing: timing,
+                                  timingFunction: timingFunction)
         }
     }
 

@@ -41,7 +41,7 @@ enum FrameCost {
             // every other keyframe lookup is a binary search.
             if let path, mode == .paced { return 1 + path.segments.count / 8 }
             return 1
-        case let .group(children, _):
+        case let .group(children, _, _):
             var n = 1
             for child in children { n = add(n, units(child)) }
             return n

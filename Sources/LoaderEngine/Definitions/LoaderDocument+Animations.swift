@@ -44,23 +44,23 @@ extension DocumentParser {
         switch type {
         case "basic": own = ["keyPath", "fromValue", "toValue", "byValue", "timingFunction"]
         case "keyframe": own = ["keyPath", "values", "path", "keyTimes", "timingFunctions", "timingFunction", "calculationMode"]
-        default: own = ["animations"]
+        default: own = ["animations", "timingFunction"]
         }
         let f = try node.object(["type"] + Self.timingKeys + own)
         let timing = try self.timing(f, inGroup: inGroup)
+        let timingFunction = try f["timingFunction"].map { n throws(DefinitionError) in try Self.timingFunction(n) } ?? .linear
         if type == "group" {
             var children: [AnimationSpec] = []
             for item in try f.required("animations", "the group's animations").array() {
                 children.append(try animation(item, layerType: layerType, inGroup: true))
             }
-            return .group(children, timing: timing)
+            return .group(children, timing: timing, timingFunction: timingFunction)
         }
         let keyNode = try f.required("keyPath", "the property to animate")
         let keyText = try keyNode.string()
         guard let keyPath = Self.property(keyText, layerType: layerType) else {
             throw keyNode.fail("a \(layerType) layer animates " + Self.keyPaths(for: layerType).joined(separator: ", "))
         }
-        let timingFunction = try f["timingFunction"].map { n throws(DefinitionError) in try Self.timingFunction(n) } ?? .linear
         if type == "basic" {
             let from = try f["fromValue"].map { n throws(DefinitionError) in try value(n, keyPath) }
             let to = try f["toValue"].map { n throws(DefinitionError) in try value(n, keyPath) }

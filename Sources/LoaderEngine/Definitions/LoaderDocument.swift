@@ -94,11 +94,11 @@ indirect enum AnimationSpec: Sendable {
     case keyframe(keyPath: AnimatableProperty, values: [ValueSpec]?, path: Path?, keyTimes: [Double]?,
                   timingFunctions: [TimingFunction], calculationMode: KeyframeAnimation.CalculationMode,
                   timing: MediaTiming, timingFunction: TimingFunction)
-    case group([AnimationSpec], timing: MediaTiming)
+    case group([AnimationSpec], timing: MediaTiming, timingFunction: TimingFunction)
 
     var timing: MediaTiming {
         switch self {
-        case let .basic(_, _, _, _, timing, _), let .keyframe(_, _, _, _, _, _, timing, _), let .group(_, timing): return timing
+        case let .basic(_, _, _, _, timing, _), let .keyframe(_, _, _, _, _, _, timing, _), let .group(_, timing, _): return timing
         }
     }
 }

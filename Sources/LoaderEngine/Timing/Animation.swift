@@ -150,18 +150,22 @@ public final class BasicAnimation: Animation {
 
 /// `CAAnimationGroup`: children run on the group's local time, clipped to the
 /// group's duration; a child's own fill mode is honoured inside the group.
+/// The group's own timing function paces that time, as it paces a basic
+/// animation's progress.
 public final class AnimationGroup: Animation {
     public let animations: [any Animation]
     public let timing: MediaTiming
+    public let timingFunction: TimingFunction
 
-    public init(_ animations: [any Animation], timing: MediaTiming) {
+    public init(_ animations: [any Animation], timing: MediaTiming, timingFunction: TimingFunction = .linear) {
         self.animations = animations
         self.timing = timing
+        self.timingFunction = timingFunction
     }
 
     public func apply(to state: inout LayerState, at parentTime: Double) {
         guard let p = timing.progress(atParentTime: parentTime) else { return }
-        let local = p * timing.duration
+        let local = timingFunction(p) * timing.duration
         for child in animations { child.apply(to: &state, at: local) }
     }
 }

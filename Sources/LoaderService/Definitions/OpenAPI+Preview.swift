@@ -68,7 +68,7 @@ extension OpenAPI {
         let animations = [
             animation("basic", ["keyPath"], ##""keyPath":\##(keyPath),"fromValue":\##(value),"toValue":\##(value),"byValue":\##(value),"timingFunction":\##(function)"##),
             animation("keyframe", ["keyPath"], ##""keyPath":\##(keyPath),"values":{"type":"array","minItems":1,"items":\##(value)},"path":{"type":"string","description":"SVG path data: M, then L H V C Q A Z, absolute or relative."},"keyTimes":{"type":"array","items":\##(number("0", "1"))},"timingFunctions":{"type":"array","items":\##(function)},"timingFunction":\##(function),"calculationMode":{"enum":["linear","discrete","paced"]}"##),
-            animation("group", ["animations"], ##""animations":{"type":"array","items":{"$ref":"#/components/schemas/DefinitionAnimation"}}"##),
+            animation("group", ["animations"], ##""animations":{"type":"array","items":{"$ref":"#/components/schemas/DefinitionAnimation"}},"timingFunction":\##(function)"##),
         ]
         w.key("DefinitionAnimation")
         w.rawValue(Array(#"{"oneOf":[\#(animations.joined(separator: ","))]}"#.utf8))

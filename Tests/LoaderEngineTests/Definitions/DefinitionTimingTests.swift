@@ -82,6 +82,15 @@ struct DefinitionTimingTests {
         #expect(near(at(group, 0.5).opacity, 0.5) && at(group, 1.5).opacity == 1 && near(at(group, 2.5).opacity, 0.5))
     }
 
+    @Test func aGroupsTimingFunctionPacesItsChildren() {
+        // Control points (1/3, 0) and (2/3, 0) make the curve's x its
+        // parameter s and its y s³: halfway through the group's 2 s, the
+        // children are at 0.125 of it.
+        let group = Self.dot(#"{"type": "group", "duration": 2, "repeatCount": "infinity", "timingFunction": [0.3333333333333333, 0, 0.6666666666666666, 0], "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 2}]}"#)
+        #expect(near(at(group, 1).opacity, 0.125, 1e-9) && near(at(group, 3).opacity, 0.125, 1e-9))
+        #expect(near(at(group, 1.6).opacity, 0.512, 1e-9))
+    }
+
     @Test func nestedReplicatorsPlaceTurnFadeAndDelay() throws {
         // A ring of 4 (quarter turns, each copy 0.5 scaled further and 0.25
         // fainter) inside a replicator turned a quarter itself.

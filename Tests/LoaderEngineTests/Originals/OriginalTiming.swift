@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import LoaderEngine
 
@@ -157,4 +160,171 @@ func expectMatchesOriginal(_ name: String, seconds: Double, samples: Int = 400, 
     }
     #expect(worst <= tolerance, "\(name): off by \(worst) at worst, \(worstAt)", sourceLocation: sourceLocation)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "; "))", sourceLocation: sourceLocation)
+}
+
+/// A 2D CSS transform function, as a `transform` list writes it (lengths
+/// in px, angles in degrees, positive clockwise on screen).
+enum CSSTransformFunction {
+    case translateX(Double), translateY(Double), rotate(Double), scale(Double)
+
+    /// The functions that interpolate with each other share a primitive.
+    var primitive: Int {
+        switch self {
+        case .translateX, .translateY: 0
+        case .rotate: 1
+        case .scale: 2
+        }
+    }
+    /// The primitive's identity, which a shorter list is padded with.
+    var identity: Self {
+        switch self {
+        case .translateX, .translateY: .translateX(0)
+        case .rotate: .rotate(0)
+        case .scale: .scale(1)
+        }
+    }
+    /// The function as its primitive's numbers: translate(x, y), rotate(a), scale(s).
+    var numbers: [Double] {
+        switch self {
+        case let .translateX(x): [x, 0]
+        case let .translateY(y): [0, y]
+        case let .rotate(a): [a]
+        case let .scale(s): [s]
+        }
+    }
+}
+
+/// A 2D affine matrix as CSS's `matrix(a, b, c, d, e, f)`: a point (x, y)
+/// goes to (a x + c y + e, b x + d y + f).
+struct CSSMatrix {
+    var a = 1.0, b = 0.0, c = 0.0, d = 1.0, e = 0.0, f = 0.0
+
+    static func * (m: Self, n: Self) -> Self {
+        Self(a: m.a * n.a + m.c * n.b, b: m.b * n.a + m.d * n.b, c: m.a * n.c + m.c * n.d, d: m.b * n.c + m.d * n.d,
+             e: m.a * n.e + m.c * n.f + m.e, f: m.b * n.e + m.d * n.f + m.f)
+    }
+    static func translate(_ x: Double, _ y: Double) -> Self { Self(e: x, f: y) }
+    static func rotate(degrees: Double) -> Self {
+        let r = degrees * .pi / 180
+        return Self(a: cos(r), b: sin(r), c: -sin(r), d: cos(r))
+    }
+    static func scale(_ x: Double, _ y: Double) -> Self { Self(a: x, d: y) }
+
+    /// A list's matrix: the functions multiplied left to right.
+    init(a: Double = 1, b: Double = 0, c: Double = 0, d: Double = 1, e: Double = 0, f: Double = 0) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+    init(_ list: ArraySlice<CSSTransformFunction>) {
+        self.init()
+        for function in list { self = self * Self.primitiveMatrix(function.primitive, function.numbers) }
+    }
+    static func primitiveMatrix(_ primitive: Int, _ n: [Double]) -> Self {
+        switch primitive {
+        case 0: .translate(n[0], n[1])
+        case 1: .rotate(degrees: n[0])
+        default: .scale(n[0], n[0])
+        }
+    }
+
+    /// CSS Transforms' "decomposing a 2D matrix": translation, scale,
+    /// angle (degrees) and skew.
+    func decomposed() -> (translate: (Double, Double), scale: (Double, Double), angle: Double, skew: Double) {
+        var row0 = (a, b), row1 = (c, d)
+        var scale = ((row0.0 * row0.0 + row0.1 * row0.1).squareRoot(), (row1.0 * row1.0 + row1.1 * row1.1).squareRoot())
+        if row0.0 * row1.1 < row0.1 * row1.0 {
+            if row0.0 < row1.1 { scale.0 = -scale.0 } else { scale.1 = -scale.1 }
+        }
+        if scale.0 != 0 { row0 = (row0.0 / scale.0, row0.1 / scale.0) }
+        if scale.1 != 0 { row1 = (row1.0 / scale.1, row1.1 / scale.1) }
+        var skew = row0.0 * row1.0 + row0.1 * row1.1
+        row1 = (row1.0 - row0.0 * skew, row1.1 - row0.1 * skew)
+        let length = (row1.0 * row1.0 + row1.1 * row1.1).squareRoot()
+        scale.1 *= length
+        if length != 0 { row1 = (row1.0 / length, row1.1 / length); skew /= length }
+        return ((e, f), scale, atan2(row0.1, row0.0) * 180 / .pi, skew)
+    }
+
+    /// CSS Transforms' interpolation of two decomposed 2D matrices.
+    static func interpolated(_ m: Self, _ n: Self, _ p: Double) -> Self {
+        var (ta, sa, angleA, skewA) = m.decomposed()
+        let (tb, sb, angleB0, skewB) = n.decomposed()
+        var angleB = angleB0
+        if (sa.0 < 0 && sb.1 < 0) || (sa.1 < 0 && sb.0 < 0) { sa = (-sa.0, -sa.1); angleA += angleA < 0 ? 180 : -180 }
+        if angleA == 0 { angleA = 360 }                          // don't rotate the long way round
+        if angleB == 0 { angleB = 360 }
+        if abs(angleA - angleB) > 180 { if angleA > angleB { angleA -= 360 } else { angleB -= 360 } }
+        let mix = { (x: Double, y: Double) in x + (y - x) * p }
+        let skew = mix(skewA, skewB)
+        return .translate(mix(ta.0, tb.0), mix(ta.1, tb.1)) * .rotate(degrees: mix(angleA, angleB))
+            * Self(c: skew) * .scale(mix(sa.0, sb.0), mix(sa.1, sb.1))
+    }
+}
+
+/// A CSS animation of `transform` with `infinite` iterations, one timing
+/// function for every interval between keyframes. Each keyframe pair is
+/// interpolated as CSS Transforms level 2 says: functions sharing a
+/// primitive pairwise for the longest common prefix (a shorter list that
+/// matches all the way padded with identities), the rest as decomposed
+/// matrices.
+struct CSSTransformKeyframes {
+    var stops: [(Double, [CSSTransformFunction])]
+    var duration: Double
+    var delay = 0.0
+    var curve = Curve.easeInOut
+
+    func matrix(at t: Double) -> CSSMatrix {
+        let offset = wrapped(t - delay, duration) / duration
+        var i = 0
+        while i + 2 < stops.count && offset >= stops[i + 1].0 { i += 1 }
+        let p = curve((offset - stops[i].0) / (stops[i + 1].0 - stops[i].0))
+        var from = stops[i].1, to = stops[i + 1].1
+        var prefix = 0
+        while prefix < min(from.count, to.count) && from[prefix].primitive == to[prefix].primitive { prefix += 1 }
+        if prefix == min(from.count, to.count) {
+            while from.count < to.count { from.append(to[from.count].identity) }
+            while to.count < from.count { to.append(from[to.count].identity) }
+            prefix = from.count
+        }
+        var result = CSSMatrix()
+        for k in 0..<prefix {
+            let a = from[k].numbers, b = to[k].numbers
+            result = result * CSSMatrix.primitiveMatrix(from[k].primitive, zip(a, b).map { $0 + ($1 - $0) * p })
+        }
+        return result * CSSMatrix.interpolated(CSSMatrix(from[prefix...]), CSSMatrix(to[prefix...]), p)
+    }
+}
+
+/// `UIBezierPath(arcCenter:radius:startAngle:endAngle:clockwise:)` as Core
+/// Graphics builds it: cubic Bézier segments of equal angle, none more than
+/// a quarter turn, each with its control points 4/3 × tan(θ/4) of the
+/// radius along the tangents at its ends (UIKit's angles: y down, so
+/// `clockwise` turns clockwise on screen).
+struct CGArcPath {
+    var segments: [(p0: (Double, Double), p1: (Double, Double), p2: (Double, Double), p3: (Double, Double))] = []
+
+    init(center: (Double, Double), radius r: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
+        var sweep = endAngle - startAngle
+        if clockwise && sweep < 0 { sweep += 2 * .pi }
+        if !clockwise && sweep > 0 { sweep -= 2 * .pi }
+        let count = max(1, Int((abs(sweep) / (.pi / 2)).rounded(.up)))
+        let step = sweep / Double(count), k = 4.0 / 3.0 * tan(step / 4)
+        func point(_ a: Double) -> (Double, Double) { (center.0 + r * cos(a), center.1 + r * sin(a)) }
+        for i in 0..<count {
+            let a0 = startAngle + Double(i) * step, a1 = a0 + step
+            let p0 = point(a0), p3 = point(a1)
+            segments.append((p0, (p0.0 - k * r * sin(a0), p0.1 + k * r * cos(a0)),
+                             (p3.0 + k * r * sin(a1), p3.1 - k * r * cos(a1)), p3))
+        }
+    }
+
+    /// A keyframe animation's position on this path in linear mode with no
+    /// key times, at progress p: each segment an equal share of the time,
+    /// followed by its own parameter.
+    func position(at p: Double) -> (Double, Double) {
+        let scaled = min(max(p, 0), 1) * Double(segments.count)
+        let i = min(Int(scaled), segments.count - 1), u = scaled - Double(i)
+        let s = segments[i], v = 1 - u
+        let b0 = v * v * v, b1 = 3 * u * v * v, b2 = 3 * u * u * v, b3 = u * u * u
+        return (b0 * s.p0.0 + b1 * s.p1.0 + b2 * s.p2.0 + b3 * s.p3.0, b0 * s.p0.1 + b1 * s.p1.1 + b2 * s.p2.1 + b3 * s.p3.1)
+    }
 }

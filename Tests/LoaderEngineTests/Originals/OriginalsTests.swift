@@ -406,6 +406,28 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballRotateChase`: five circles size/5 wide, circle i with rate
+    /// Float(i)/5, each in a group of 1.5 s repeating for ever with
+    /// `CAMediaTimingFunction(controlPoints: 0.5, 0.15 + rate, 0.25, 1)`
+    /// (Floats, as the source computes them): scale 1 − rate → 0.2 + rate,
+    /// and position along the arc about the centre of radius
+    /// (size − circle)/2 from 3π/2 to 3π/2 + 2π, clockwise.
+    @Test func ballRotateChase() throws {
+        let size = 40.0, circle = size / 5                       // host: size 40
+        let arc = CGArcPath(center: (size / 2, size / 2), radius: (size - circle) / 2,
+                            startAngle: 3 * .pi * 0.5, endAngle: 3 * .pi * 0.5 + 2 * .pi, clockwise: true)
+        try expectMatchesOriginal("ball-rotate-chase", seconds: 3) { t in
+            (0..<5).map { i in
+                let rate = Float(i) * 1 / 5
+                let curve = Curve(0.5, Double(Float(0.15) + rate), 0.25, 1)
+                let p = curve(wrapped(t, 1.5) / 1.5)            // the group's time, paced by its curve
+                let from = Double(1 - rate), to = Double(Float(0.2) + rate)
+                let (x, y) = arc.position(at: p)
+                return Expected(x: x, y: y, scale: from + (to - from) * p, diameter: circle)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
@@ -516,6 +538,30 @@ struct OriginalsTests {
                 let bounce = CSSKeyframes(stops: [(0, 0), (0.5, 1), (1, 0)], duration: 2, delay: delay)
                 return Expected(x: box / 2 + dx * cos(turn) - dy * sin(turn), y: box / 2 + dx * sin(turn) + dy * cos(turn),
                                 scale: bounce.value(at: t, base: 1), diameter: dot)
+            }
+        }
+    }
+
+    /// `wandering-cubes`: two 10-px squares at the top left of a 40-px
+    /// box, `sk-wanderingCube` over 1.8 s, `ease-in-out`, delays −1.8 and
+    /// −0.9 s, each transform about the square's centre; the keyframes'
+    /// transform lists as the CSS writes them.
+    @Test func wanderingCubes() throws {
+        let cube = 10.0                                          // host: SpinKit's 40-px box
+        let stops: [(Double, [CSSTransformFunction])] = [
+            (0, [.rotate(0)]),
+            (0.25, [.translateX(30), .rotate(-90), .scale(0.5)]),
+            (0.5, [.translateX(30), .translateY(30), .rotate(-179)]),
+            (0.501, [.translateX(30), .translateY(30), .rotate(-180)]),
+            (0.75, [.translateX(0), .translateY(30), .rotate(-270), .scale(0.5)]),
+            (1, [.rotate(-360)]),
+        ]
+        try expectMatchesOriginal("wandering-cubes", seconds: 3.6, samples: 1800) { t in
+            [-1.8, -0.9].map { delay in
+                let m = CSSTransformKeyframes(stops: stops, duration: 1.8, delay: delay).matrix(at: t)
+                // transform-origin is the centre: the centre moves by the translation.
+                return Expected(x: cube / 2 + m.e, y: cube / 2 + m.f, scale: (m.a * m.d - m.b * m.c).squareRoot(),
+                                rotation: atan2(m.b, m.a), width: cube, height: cube, cornerRadius: 0)
             }
         }
     }
