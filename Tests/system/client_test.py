@@ -42,13 +42,14 @@ def check(ok, what):
 # The page: one script, one tag per loader. Some take parameters; some are
 # sized by the page (wider, taller than their canvas: letterboxed).
 def page_html(base, names):
-    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in names[:15]]
+    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in names[:14]]
     players += [
         '<loader-frames id="typing-5" loader="typing" params="count=5&amp;color=%23ff0000" style="width:140px" label="Typing"></loader-frames>',
         '<loader-frames id="switch-big" loader="switch" params="size=14" style="width:90px;height:50px"></loader-frames>',
         '<loader-frames id="arc-red" loader="spinning-arc" params="color=%23ff3b30" style="width:64px"></loader-frames>',
         '<loader-frames id="material-tall" loader="material-spinner" style="width:40px;height:90px"></loader-frames>',
         '<loader-frames id="pacman-small" loader="pacman" style="width:30px"></loader-frames>',
+        '<loader-frames id="cap-red" loader="semi-circle-spin" params="color=%23ff3b30" style="width:50px"></loader-frames>',
     ]
     players = players[:20]
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>client test</title>
@@ -116,7 +117,7 @@ READ = """JSON.stringify([...document.querySelectorAll(".grid loader-frames")].m
     const local = n.tagName === "circle" ? [num("cx"), num("cy")] : shape.tagName === "rect" ? [num("x") + num("width") / 2, num("y") + num("height") / 2] : [0, 0];
     const p = new DOMPoint(local[0], local[1]).matrixTransform(m);
     return { id: n.dataset.element, outer: n.tagName, tag: shape.tagName, x: p.x, y: p.y, a: m.a, b: m.b, c: m.c, d: m.d,
-             r: num("r"), w: num("width"), h: num("height"), stroke: num("stroke-width"),
+             r: num("r"), w: num("width"), h: num("height"), stroke: num("stroke-width"), path: shape.getAttribute("d"),
              dash: shape.getAttribute("stroke-dasharray"), offset: shape.getAttribute("stroke-dashoffset"),
              opacity: Number(getComputedStyle(n).opacity) };
   });
@@ -152,6 +153,17 @@ def compare(player, label="Loading"):
         elif e["shape"] == "rect":
             got.update(width=px * n["w"], height=py * n["h"], rotation=math.atan2(n["b"], n["a"]))
             want.update(width=k * e["width"] * s, height=k * e["height"] * s, rotation=e.get("rotation", 0))
+        elif e["shape"] == "segment":
+            # M x0 y0 A r r 0 0 1 0 -r A r r 0 0 1 x1 y1 Z: the chord's ends
+            # on the circle, the arc through 12 o'clock between them.
+            v = [float(t) for t in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", n["path"] or "")]
+            if len(v) != 16 or n["tag"] != "path":
+                problems.append(f"{e['id']}: a segment drawn as {n['tag']} {n['path']}")
+                continue
+            x0, y0, r, x1, y1 = v[0], v[1], v[2], v[14], v[15]
+            got.update(radius=px * r, start=math.atan2(x0, -y0), end=math.atan2(x1, -y1), rotation=math.atan2(n["b"], n["a"]))
+            half = min(e["arc"], 2 * math.pi) / 2
+            want.update(radius=k * e["diameter"] * s / 2, start=-half, end=half, rotation=e.get("rotation", 0))
         else:
             got.update(radius=px * n["r"], stroke=px * n["stroke"], rotation=math.atan2(n["b"], n["a"]))
             want.update(radius=k * e["diameter"] * s / 2, stroke=k * e["lineWidth"] * s, rotation=e.get("rotation", 0) - math.pi / 2)
@@ -162,8 +174,8 @@ def compare(player, label="Loading"):
         if px < 1e-9:
             want.pop("rotation", None)           # scaled to nothing: no direction to compare
         for key in want:
-            tolerance = 0.01 if key == "opacity" else 1e-5 if key == "rotation" else 0.1
-            off = angle_diff(got[key], want[key]) if key == "rotation" else abs(got[key] - want[key])
+            tolerance = 0.01 if key == "opacity" else 1e-5 if key in ("rotation", "start", "end") else 0.1
+            off = angle_diff(got[key], want[key]) if key in ("rotation", "start", "end") else abs(got[key] - want[key])
             if off > tolerance:
                 problems.append(f"{e['id']}.{key}: {got[key]:.4f}, frame says {want[key]:.4f}")
     return problems

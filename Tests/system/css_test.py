@@ -8,7 +8,8 @@ Animations API, currentTime = (t - from) × 1000 ms) and measures each
 of its bounding box within 0.1 px of the engine's x, y; its opacity
 (multiplied through its ancestors) within 0.01; its box within 0.1 px of the
 expected size (a circle: diameter × scale; a rect: the box of the turned
-rectangle × scale; a ring: (diameter + lineWidth) × scale). The same with
+rectangle × scale; a ring: (diameter + lineWidth) × scale; a segment: the
+box of its circle's turned square × scale). The same with
 prefers-reduced-motion forced, against motion=reduced. Near a jump either
 side is right: a sample also passes against the frames 0.2 ms before or after,
 or between them.
@@ -62,9 +63,11 @@ def expected(e):
     if e["shape"] == "ring":
         d = (e["diameter"] + e["lineWidth"]) * s
         return e["x"], e["y"], d, d
+    # A rect, or a segment's circle's square (the clip does not change the box).
+    w, h = (e["diameter"], e["diameter"]) if e["shape"] == "segment" else (e["width"], e["height"])
     r = e.get("rotation", 0)
     c, n = abs(math.cos(r)), abs(math.sin(r))
-    return e["x"], e["y"], (e["width"] * c + e["height"] * n) * s, (e["width"] * n + e["height"] * c) * s
+    return e["x"], e["y"], (w * c + h * n) * s, (w * n + h * c) * s
 
 
 def matches(measured, frame):

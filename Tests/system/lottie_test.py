@@ -16,7 +16,7 @@ rlottie-python and Pillow):
 
     Tests/system/lottie_test.py path/to/loaderd
 """
-import json, os, sys, urllib.request
+import json, math, os, sys, urllib.request
 
 import jsonschema
 from PIL import ImageChops
@@ -52,6 +52,18 @@ def frame_lottie(frame, background, width, height):
         elif e["shape"] == "rect":
             r = min(e["cornerRadius"], e["width"] / 2, e["height"] / 2)
             items = [{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [e["width"], e["height"]]}, "r": {"a": 0, "k": r}},
+                     {"ty": "fl", "c": {"a": 0, "k": color}, "o": {"a": 0, "k": 100}, "r": 1}]
+        elif e["shape"] == "segment":
+            # The arc in 16 cubic pieces (this test's own, finer than the
+            # exporter's), from its start through 12 o'clock, and the chord.
+            r, sweep = e["diameter"] / 2, min(e["arc"], 2 * math.pi)
+            step = sweep / 16
+            k = 4 / 3 * math.tan(step / 4) * r
+            angles = [-sweep / 2 + i * step for i in range(17)]
+            v = [[r * math.sin(a), -r * math.cos(a)] for a in angles]
+            i_ = [[0, 0]] + [[-k * math.cos(a), -k * math.sin(a)] for a in angles[1:]]
+            o_ = [[k * math.cos(a), k * math.sin(a)] for a in angles[:-1]] + [[0, 0]]
+            items = [{"ty": "sh", "ks": {"a": 0, "k": {"c": True, "v": v, "i": i_, "o": o_}}},
                      {"ty": "fl", "c": {"a": 0, "k": color}, "o": {"a": 0, "k": 100}, "r": 1}]
         else:
             items = [{"ty": "el", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [e["diameter"], e["diameter"]]}},

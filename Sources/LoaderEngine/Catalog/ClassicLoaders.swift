@@ -39,6 +39,7 @@ enum ClassicLoaders {
         ballTrianglePath,
         cubeTransition,
         ballRotateChase,
+        semiCircleSpin,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -38,7 +38,8 @@ struct Similarity: Sendable {
 /// A layer ready to draw: model values and built animations.
 final class SceneNode: Sendable {
     enum Kind: Sendable {
-        case shape(Shape, LineCap)
+        /// A shape; a ring's cap, a segment's arc.
+        case shape(Shape, LineCap, arc: Double)
         /// Copies in index order: each places the sublayers (about the
         /// replicator's centre), delays their animations, fades them.
         case replicator(center: Point, copies: [Copy], sublayers: [SceneNode])
@@ -65,9 +66,10 @@ final class SceneNode: Sendable {
         beginTime = spec.beginTime
         animations = still ? [] : spec.animations.map { SceneNode.animation($0, model: model, color: color) }
         switch spec.kind {
-        case .circle: kind = .shape(.circle, .butt)
-        case .rect: kind = .shape(.rect, .butt)
-        case let .ring(cap): kind = .shape(.ring, cap)
+        case .circle: kind = .shape(.circle, .butt, arc: 0)
+        case .rect: kind = .shape(.rect, .butt, arc: 0)
+        case let .ring(cap): kind = .shape(.ring, cap, arc: 0)
+        case let .segment(arc): kind = .shape(.segment, .butt, arc: arc)
         case let .replicator(r):
             let center = Point(x: spec.bounds.x / 2, y: spec.bounds.y / 2)
             // Tᵏ about the centre: q ↦ c + Tᵏ(q − c), composed once per copy.
@@ -123,7 +125,7 @@ final class SceneNode: Sendable {
         var state = model
         for animation in animations { animation.apply(to: &state, at: local) }
         switch kind {
-        case let .shape(shape, cap):
+        case let .shape(shape, cap, arc):
             let p = transform.apply(state.position)
             var e = Element(id: ids[index], shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
                             opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
@@ -137,6 +139,8 @@ final class SceneNode: Sendable {
                 e.strokeStart = min(max(state.strokeStart, 0), 1)
                 e.strokeEnd = min(max(state.strokeEnd, 0), 1)
                 e.lineCap = cap
+            } else if shape == .segment {
+                e.arc = arc
             }
             index += 1
             elements.append(e)

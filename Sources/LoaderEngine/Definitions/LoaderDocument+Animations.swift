@@ -19,6 +19,7 @@ extension DocumentParser {
         case "strokeStart" where layerType == "ring": return .strokeStart
         case "strokeEnd" where layerType == "ring": return .strokeEnd
         case "lineWidth" where layerType == "ring": return .lineWidth
+        case "fillColor" where layerType == "segment": return .color
         default: return nil
         }
     }
@@ -29,6 +30,7 @@ extension DocumentParser {
         case "circle": paths += ["backgroundColor"]
         case "rect": paths += ["backgroundColor", "cornerRadius", "bounds.size.width", "bounds.size.height"]
         case "ring": paths += ["strokeColor", "strokeStart", "strokeEnd", "lineWidth"]
+        case "segment": paths += ["fillColor"]
         default: break
         }
         return paths

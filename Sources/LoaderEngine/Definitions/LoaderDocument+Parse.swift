@@ -112,14 +112,15 @@ struct DocumentParser {
         }
         guard case let .object(raw) = node.value else { throw node.fail("must be an object (a layer)") }
         guard let typeValue = raw.first(where: { $0.0 == "type" }) else {
-            throw DefinitionError(path: node.child("type"), message: "is required: \"circle\", \"rect\", \"ring\" or \"replicator\"")
+            throw DefinitionError(path: node.child("type"), message: "is required: \"circle\", \"rect\", \"ring\", \"segment\" or \"replicator\"")
         }
-        let type = try DefinitionNode(value: typeValue.1, path: node.child("type")).choice(["circle", "rect", "ring", "replicator"])
+        let type = try DefinitionNode(value: typeValue.1, path: node.child("type")).choice(["circle", "rect", "ring", "segment", "replicator"])
         let own: [String]
         switch type {
         case "circle": own = ["diameter", "backgroundColor"]
         case "rect": own = ["bounds", "cornerRadius", "backgroundColor"]
         case "ring": own = ["diameter", "lineWidth", "strokeColor", "strokeStart", "strokeEnd", "lineCap"]
+        case "segment": own = ["diameter", "arc", "fillColor"]
         default: own = ["bounds", "instanceCount", "instanceDelay", "instanceTransform", "instanceAlphaOffset", "sublayers"]
         }
         let f = try node.object(Self.commonLayerKeys + own)
@@ -157,6 +158,10 @@ struct DocumentParser {
             model.strokeEnd = try f.number("strokeEnd", default: 1, 0...1)
             let cap = try f["lineCap"]?.choice(["butt", "round"]) ?? "butt"
             kind = .ring(cap == "round" ? .round : .butt)
+        case "segment":
+            diameter = try f.required("diameter", "points").number(0...10000, above: 0)
+            color = try f["fillColor"]?.color() ?? .loader
+            kind = .segment(arc: try f.number("arc", default: Double.pi, 0...(2 * Double.pi)))
         default:
             bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
             kind = .replicator(try replicator(f))

@@ -31,6 +31,8 @@ struct LayerSpec: Sendable {
         case circle
         case rect
         case ring(LineCap)
+        /// A `CAShapeLayer` filling a circular segment: its arc's angle.
+        case segment(arc: Double)
         case replicator(ReplicatorSpec)
     }
 
@@ -49,6 +51,7 @@ struct LayerSpec: Sendable {
         case .circle: return .circle
         case .rect: return .rect
         case .ring: return .ring
+        case .segment: return .segment
         case .replicator: return nil
         }
     }

@@ -22,7 +22,7 @@ extension LineCap: Encodable {}
 
 extension Element: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, shape, x, y, diameter, width, height, cornerRadius, lineWidth, strokeStart, strokeEnd, lineCap
+        case id, shape, x, y, diameter, width, height, cornerRadius, lineWidth, strokeStart, strokeEnd, lineCap, arc
         case scale, rotation, opacity, color
     }
 
@@ -45,6 +45,9 @@ extension Element: Encodable {
             try c.encode(strokeStart, forKey: .strokeStart)
             try c.encode(strokeEnd, forKey: .strokeEnd)
             try c.encode(lineCap, forKey: .lineCap)
+        case .segment:
+            try c.encode(diameter, forKey: .diameter)
+            try c.encode(arc, forKey: .arc)
         }
         try c.encode(scale, forKey: .scale)
         if rotation != 0 { try c.encode(rotation, forKey: .rotation) }

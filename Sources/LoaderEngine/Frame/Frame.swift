@@ -77,6 +77,10 @@ public enum Shape: String, Sendable {
     /// A stroked circle of `diameter` and `lineWidth`, drawn from
     /// `strokeStart` to `strokeEnd` (12 o'clock, clockwise).
     case ring
+    /// A filled circular segment: the part of a circle of `diameter` that a
+    /// chord cuts off, its arc `arc` radians long and centred on 12 o'clock
+    /// (π is the upper half); the element's centre is the circle's.
+    case segment
 }
 
 /// How a ring's stroke ends (`CAShapeLayerLineCap`).
@@ -92,7 +96,7 @@ public struct Element: Sendable, Equatable {
     public var shape: Shape
     public var x: Double
     public var y: Double
-    /// circle, ring.
+    /// circle, ring, segment.
     public var diameter: Double
     public var scale: Double
     /// Radians, clockwise on screen; written only when not 0.
@@ -108,6 +112,8 @@ public struct Element: Sendable, Equatable {
     public var strokeStart: Double = 0
     public var strokeEnd: Double = 1
     public var lineCap: LineCap = .butt
+    /// segment: its arc's angle, radians (0…2π).
+    public var arc: Double = 0
 
     @inlinable
     public init(id: ElementID, shape: Shape = .circle, x: Double, y: Double, diameter: Double,

@@ -124,6 +124,7 @@ public enum FrameEncoder {
         case .circle: cursor.write("\",\"shape\":\"circle\",\"x\":")
         case .rect: cursor.write("\",\"shape\":\"rect\",\"x\":")
         case .ring: cursor.write("\",\"shape\":\"ring\",\"x\":")
+        case .segment: cursor.write("\",\"shape\":\"segment\",\"x\":")
         }
         ShortestDouble.write(element.x, to: &cursor)
         cursor.write(",\"y\":")
@@ -149,6 +150,11 @@ public enum FrameEncoder {
             cursor.write(",\"strokeEnd\":")
             ShortestDouble.write(element.strokeEnd, to: &cursor)
             cursor.write(element.lineCap == .round ? ",\"lineCap\":\"round\"" : ",\"lineCap\":\"butt\"")
+        case .segment:
+            cursor.write(",\"diameter\":")
+            ShortestDouble.write(element.diameter, to: &cursor)
+            cursor.write(",\"arc\":")
+            ShortestDouble.write(element.arc, to: &cursor)
         }
         cursor.write(",\"scale\":")
         ShortestDouble.write(element.scale, to: &cursor)

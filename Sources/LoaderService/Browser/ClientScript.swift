@@ -190,7 +190,7 @@ export class FramePainter {
       if (!node || node.kind !== e.shape) {
         if (node) node.remove();
         node = e.shape === "circle" ? document.createElementNS(svgNS, "circle") : document.createElementNS(svgNS, "g");
-        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, e.shape === "rect" ? "rect" : "circle"));
+        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path" }[e.shape] || "circle"));
         node.kind = e.shape;
         node.setAttribute("data-element", e.id);
         this.nodes.set(e.id, node);
@@ -204,6 +204,11 @@ export class FramePainter {
         const shape = node.firstChild;
         if (e.shape === "rect") {
           set(shape, { x: -e.width / 2, y: -e.height / 2, width: e.width, height: e.height, rx: e.cornerRadius, fill: e.color });
+        } else if (e.shape === "segment") {
+          // From the arc's start through 12 o'clock to its end, then the chord.
+          const r = e.diameter / 2, half = Math.min(Math.max(e.arc, 0), 2 * Math.PI) / 2;
+          const sx = r * Math.sin(half), sy = -r * Math.cos(half);
+          set(shape, { d: `M${-sx} ${sy}A${r} ${r} 0 0 1 0 ${-r}A${r} ${r} 0 0 1 ${sx} ${sy}Z`, fill: e.color });
         } else {
           const length = Math.max(e.strokeEnd - e.strokeStart, 0);
           set(shape, { r: e.diameter / 2, fill: "none", stroke: e.color, "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,

@@ -52,6 +52,7 @@ extension OpenAPI {
             layer("circle", ["diameter"], ##""diameter":\##(positive("10000")),"backgroundColor":\##(color)"##),
             layer("rect", ["bounds"], ##""bounds":\##(size),"cornerRadius":\##(number("0", "10000")),"backgroundColor":\##(color)"##),
             layer("ring", ["diameter"], ##""diameter":\##(positive("10000")),"lineWidth":\##(number("0", "10000")),"strokeColor":\##(color),"strokeStart":\##(number("0", "1")),"strokeEnd":\##(number("0", "1")),"lineCap":{"enum":["butt","round"]}"##),
+            layer("segment", ["diameter"], ##""diameter":\##(positive("10000")),"arc":\##(number("0", "6.283185307179586")),"fillColor":\##(color)"##),
             layer("replicator", ["bounds", "sublayers"], ##""bounds":\##(size),"instanceCount":{"type":"integer","minimum":0,"maximum":\##(DefinitionLimits.maxElements)},"instanceDelay":\##(number("-1000000", "1000000")),"instanceTransform":{"type":"object","additionalProperties":false,"properties":{"translation":\##(point),"rotation":\##(number("-1000", "1000")),"scale":\##(number("0", "1000"))}},"instanceAlphaOffset":\##(number("-1", "1")),"sublayers":\##(layers)"##),
         ]
         w.key("DefinitionLayer")
@@ -60,7 +61,7 @@ extension OpenAPI {
         let timing = ##""beginTime":\##(number("-1000000", "1000000")),"duration":\##(positive("1000000")),"repeatCount":{"anyOf":[\##(number("0", "1000000000")),{"const":"infinity"}]},"repeatDuration":\##(positive("1000000000")),"autoreverses":{"type":"boolean"},"speed":\##(positive("1000")),"timeOffset":\##(number("-1000000", "1000000")),"fillMode":{"enum":["removed","forwards","backwards","both"]},"removedOnCompletion":{"type":"boolean"}"##
         let function = #"{"anyOf":[{"enum":["linear","easeIn","easeOut","easeInEaseOut","default"]},{"type":"array","minItems":4,"maxItems":4,"items":{"type":"number","minimum":-100,"maximum":100}}]}"#
         let value = #"{"anyOf":[{"type":"number"},\#(point),\#(color)]}"#
-        let keyPath = #"{"enum":["opacity","position","position.x","position.y","transform.scale","transform.rotation.z","transform.rotation","backgroundColor","strokeColor","strokeStart","strokeEnd","lineWidth","cornerRadius","bounds.size.width","bounds.size.height"]}"#
+        let keyPath = #"{"enum":["opacity","position","position.x","position.y","transform.scale","transform.rotation.z","transform.rotation","backgroundColor","strokeColor","strokeStart","strokeEnd","lineWidth","fillColor","cornerRadius","bounds.size.width","bounds.size.height"]}"#
         func animation(_ type: String, _ required: [String], _ own: String) -> String {
             let names = (["type"] + required).map { "\"\($0)\"" }.joined(separator: ",")
             return ##"{"type":"object","additionalProperties":false,"required":[\##(names)],"not":{"required":["repeatCount","repeatDuration"]},"properties":{"type":{"const":"\##(type)"},\##(timing),\##(own)}}"##

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LoaderEngine
 
 /// A loader's loop as CSS: one absolutely placed node per element, each with
@@ -96,6 +99,11 @@ struct CSSExport {
                 out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); }\n"
             case .rect:
                 out += ".\(prefix)-\(i) { background: \(paint); }\n"
+            case .segment:
+                // The circle less what lies below the chord: the segment is
+                // r (1 − cos(arc/2)) tall from the top of the circle.
+                let below = e.diameter - e.diameter / 2 * (1 - cos(min(max(e.arc, 0), 2 * .pi) / 2))
+                out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); clip-path: inset(0 0 \(f(max(below, 0)))px 0); }\n"
             case .ring:
                 let band = "radial-gradient(farthest-side, transparent calc(100% - var(--ld-lw)), #000 calc(100% - var(--ld-lw)))"
                 out += ".\(prefix)-\(i) { border-radius: 50%; background: conic-gradient(from var(--ld-a0), \(paint) 0deg calc(var(--ld-a1) - var(--ld-a0)), transparent 0deg); -webkit-mask: \(band); mask: \(band); }\n"
@@ -135,6 +143,8 @@ struct CSSExport {
         case .circle:
             let k = e.diameter > 0 ? 2 * s.r / e.diameter : 0
             return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) scale(\(f(k))); " + opacity
+        case .segment:
+            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) rotate(\(f(s.rotation * 180 / .pi))deg) scale(\(f(s.scale))); " + opacity
         case .rect:
             return "width: \(f(s.width))px; height: \(f(s.height))px; border-radius: \(f(s.cornerRadius))px; "
                 + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(f(s.rotation * 180 / .pi))deg) scale(\(f(s.scale))); " + opacity

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LoaderEngine
 
 /// A loader's loop as a Lottie document (Lottie specification 1.0,
@@ -200,6 +203,9 @@ enum Lottie {
             w.field("lc", e.lineCap == .round ? 2 : 1)
             w.field("lj", 1)
             w.endObject()
+        case .segment:
+            segment(&w, diameter: diameter, arc: e.arc)
+            fill(&w, color)
         }
         w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
         w.endArray()
@@ -217,6 +223,31 @@ enum Lottie {
         w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
         w.key("s")
         w.rawValue(constant([diameter, diameter]))
+        w.endObject()
+    }
+
+    /// A segment as a closed path: its arc in cubic pieces of at most a
+    /// quarter turn (control points 4/3 × tan(θ/4) of the radius along the
+    /// tangents, within 2.7e-4 of the radius), then the chord.
+    static func segment(_ w: inout JSONWriter, diameter: Double, arc: Double) {
+        let r = diameter / 2, sweep = min(max(arc, 0), 2 * .pi)
+        let pieces = max(1, Int((sweep / (.pi / 2)).rounded(.up)))
+        let step = sweep / Double(pieces), k = 4.0 / 3.0 * tan(step / 4) * r
+        var v: [[Double]] = [], i: [[Double]] = [], o: [[Double]] = []
+        for n in 0...pieces {
+            // Clock angle a: the point (r sin a, −r cos a), its tangent (cos a, sin a).
+            let a = -sweep / 2 + Double(n) * step
+            v.append([rounded(r * sin(a)), rounded(-r * cos(a))])
+            i.append(n == 0 ? [0, 0] : [rounded(-k * cos(a)), rounded(-k * sin(a))])
+            o.append(n == pieces ? [0, 0] : [rounded(k * cos(a)), rounded(k * sin(a))])
+        }
+        func points(_ list: [[Double]]) -> String {
+            "[" + list.map { "[\($0[0]),\($0[1])]" }.joined(separator: ",") + "]"
+        }
+        w.beginObject()
+        w.field("ty", "sh")
+        w.key("ks")
+        w.rawValue(Array(#"{"a":0,"k":{"c":true,"v":\#(points(v)),"i":\#(points(i)),"o":\#(points(o))}}"#.utf8))
         w.endObject()
     }
 

@@ -25,7 +25,7 @@ public enum SVG {
     /// box; a ring's stroke reaches lineWidth/2 past its diameter.
     static func halfExtent(_ e: Element) -> (Double, Double) {
         switch e.shape {
-        case .circle: return (e.diameter * e.scale / 2, e.diameter * e.scale / 2)
+        case .circle, .segment: return (e.diameter * e.scale / 2, e.diameter * e.scale / 2)
         case .ring: let r = (e.diameter + e.lineWidth) * e.scale / 2; return (r, r)
         case .rect:
             let c = abs(cos(e.rotation)), s = abs(sin(e.rotation))
@@ -42,7 +42,7 @@ public enum SVG {
             switch e.shape {
             case .circle:
                 out += "<circle id=\"\(e.id)\" cx=\"\(n(e.x))\" cy=\"\(n(e.y))\" r=\"\(n(e.diameter * e.scale / 2))\" fill=\"\(e.color)\" opacity=\"\(n(e.opacity))\"/>"
-            case .rect, .ring:
+            case .rect, .ring, .segment:
                 out += "<g id=\"\(e.id)\" transform=\"translate(\(n(e.x)) \(n(e.y))) rotate(\(n(e.rotation * 180 / .pi))) scale(\(n(e.scale)))\" opacity=\"\(n(e.opacity))\">"
                 out += shape(e, fixed: n) + "</g>"
             }
@@ -51,14 +51,26 @@ public enum SVG {
         return Array(out.utf8)
     }
 
-    /// A rect or ring drawn about the origin (its `<g>` places it); `close`
-    /// ends the tag (`/>`, or `>` to add animations).
+    /// A rect, ring or segment drawn about the origin (its `<g>` places it);
+    /// `close` ends the tag (`/>`, or `>` to add animations).
     static func shape(_ e: Element, fixed: (Double) -> String, close: String = "/>") -> String {
+        if e.shape == .segment {
+            return "<path d=\"\(segmentPath(diameter: e.diameter, arc: e.arc, fixed))\" fill=\"\(e.color)\"" + close
+        }
         if e.shape == .rect {
             return "<rect x=\"\(fixed(-e.width / 2))\" y=\"\(fixed(-e.height / 2))\" width=\"\(fixed(e.width))\" height=\"\(fixed(e.height))\" rx=\"\(fixed(e.cornerRadius))\" fill=\"\(e.color)\"" + close
         }
         // pathLength 1: the dash is the trimmed part; rotate(-90) starts it at 12 o'clock.
         return "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\" pathLength=\"1\" transform=\"rotate(-90)\" stroke-dasharray=\"\(dash(e.strokeStart, e.strokeEnd, fixed))\" stroke-dashoffset=\"\(fixed(-e.strokeStart))\"" + close
+    }
+
+    /// A segment about its circle's centre: from the arc's start through 12
+    /// o'clock to its end (two arcs, so that a whole circle draws too),
+    /// closed by the chord.
+    static func segmentPath(diameter: Double, arc: Double, _ fixed: (Double) -> String) -> String {
+        let r = diameter / 2, half = min(max(arc, 0), 2 * .pi) / 2
+        let sx = r * sin(half), sy = -r * cos(half)
+        return "M\(fixed(-sx)) \(fixed(sy))A\(fixed(r)) \(fixed(r)) 0 0 1 0 \(fixed(-r))A\(fixed(r)) \(fixed(r)) 0 0 1 \(fixed(sx)) \(fixed(sy))Z"
     }
 
     /// A ring's dash for its trim, on a path of length 1: a whole ring's

@@ -241,7 +241,7 @@ public struct SVGAnimation: Sendable {
         return out + "</circle>"
     }
 
-    /// A rect or ring: a `<g>` placed, turned and scaled by
+    /// A rect, ring or segment: a `<g>` placed, turned and scaled by
     /// `animateTransform`s (translate, then rotate and scale added to it),
     /// around the shape drawn about the origin.
     private func shape(_ e: Element, _ keys: [(s: Double, v: Sample)]) -> String {
@@ -268,6 +268,7 @@ public struct SVGAnimation: Sendable {
         drawn.strokeStart = first.strokeStart; drawn.strokeEnd = first.strokeEnd
         drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
         drawn.width = first.width; drawn.height = first.height
+        if e.shape == .segment { return out + SVG.shape(drawn, fixed: f) + "</g>" }
         out += SVG.shape(drawn, fixed: f, close: ">")
         if e.shape == .rect {
             if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }

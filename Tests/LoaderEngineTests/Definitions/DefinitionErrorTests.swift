@@ -26,7 +26,7 @@ struct DefinitionErrorTests {
         (document(extra: #", "family": 3"#, layers: dot), "family", "string"),
         (#"{"format": 1, "name": "a", "summary": "s", "canvas": {"width": 0, "height": 1}, "layers": [\#(dot)]}"#, "canvas.width", "greater than 0"),
         (document(layers: ""), "layers", "at least one layer"),
-        (document(layers: #"{"type": "star", "id": "a"}"#), "layers[0].type", "\"circle\", \"rect\", \"ring\", \"replicator\""),
+        (document(layers: #"{"type": "star", "id": "a"}"#), "layers[0].type", "\"circle\", \"rect\", \"ring\", \"segment\", \"replicator\""),
         (document(layers: #"{"type": "circle", "id": "Dot", "diameter": 8}"#), "layers[0].id", "[a-z][a-z0-9]{0,19}"),
         (document(layers: #"{"type": "circle", "id": "dot"}"#), "layers[0].diameter", "is required"),
         (document(layers: #"{"type": "circle", "id": "dot", "diameter": 8, "bounds": [1, 1]}"#), "layers[0].bounds", "unknown key; accepted here: type, id, position"),

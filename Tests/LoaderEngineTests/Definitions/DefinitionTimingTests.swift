@@ -116,6 +116,26 @@ struct DefinitionTimingTests {
         #expect(elements[0].width == 2 && elements[0].height == 6)
     }
 
+    @Test func aSegmentIsItsCircleTurnedScaledAndColoured() throws {
+        let text = #"""
+        {"format": 1, "name": "s", "summary": "A test.", "canvas": {"width": 40, "height": 40}, "color": "#102030",
+         "layers": [{"type": "segment", "id": "cap", "position": [20, 10], "diameter": 16, "arc": 1,
+                     "transform": {"rotation": 0.5, "scale": 2}, "fillColor": "#AABBCC",
+                     "animations": [{"type": "basic", "keyPath": "fillColor", "toValue": "color", "duration": 2}]},
+                    {"type": "segment", "id": "half", "diameter": 4}]}
+        """#
+        let loader = try LoaderDefinition(definition: Array(text.utf8)).configure([(name: "scale", value: "2")])
+        let cap = loader.frame(at: 1).elements[0], half = loader.frame(at: 1).elements[1]
+        #expect(cap.shape == .segment && cap.x == 40 && cap.y == 20 && cap.diameter == 32 && cap.arc == 1)
+        #expect(cap.rotation == 0.5 && cap.scale == 2)
+        // Halfway from #AABBCC to #102030, channel by channel.
+        #expect(cap.color == RGBColor(rgb: 0x5D6E7E))
+        // The default arc is the upper half.
+        #expect(half.arc == .pi && half.diameter == 8)
+        let json = String(decoding: FrameEncoder.encode(loader.frame(at: 1)), as: UTF8.self)
+        #expect(json.contains(#"{"id":"cap","shape":"segment","x":40,"y":20,"diameter":32,"arc":1,"scale":2,"rotation":0.5,"#))
+    }
+
     @Test func builtInsTakeSpeedAndScale() throws {
         let typing = LoaderCatalog.standard["typing"]!
         let plain = typing.configure().frame(at: 0.8)

@@ -110,6 +110,9 @@ struct Expected {
     var arc: (start: Double, length: Double)? = nil
     var lineWidth: Double? = nil
     var lineCap: LineCap? = nil
+    /// A filled circular segment: the angle its arc spans, radians (its
+    /// middle is where `rotation` turns 12 o'clock to).
+    var segmentArc: Double? = nil
 }
 
 /// Compares every element of the engine's frames with the original's over
@@ -146,6 +149,10 @@ func expectMatchesOriginal(_ name: String, seconds: Double, samples: Int = 400, 
             if let h = o.height { compare(e.height, h, "\(at): height \(e.height), original \(h)") }
             if let c = o.cornerRadius { compare(e.cornerRadius, c, "\(at): corner radius \(e.cornerRadius), original \(c)") }
             if let w = o.lineWidth { compare(e.lineWidth, w, "\(at): line width \(e.lineWidth), original \(w)") }
+            if let arc = o.segmentArc {
+                if e.shape != .segment { mismatch("\(at): a \(e.shape), the original fills a segment") }
+                compare(e.arc, arc, "\(at): segment arc \(e.arc), original \(arc)")
+            }
             if let cap = o.lineCap, e.lineCap != cap { mismatch("\(at): line cap \(e.lineCap), original \(cap)") }
             if let arc = o.arc {
                 // The engine's ring: from 12 o'clock turned by its rotation, strokeStart to strokeEnd.

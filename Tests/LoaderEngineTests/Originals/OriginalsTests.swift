@@ -428,6 +428,22 @@ struct OriginalsTests {
         }
     }
 
+    /// `semiCircleSpin`: the `circleSemi` shape in a size-square frame at
+    /// the centre, `transform.rotation.z` 0, π, 2π at key times 0, 0.5, 1
+    /// of 0.6 s, linear. `circleSemi`: the arc about the frame's centre of
+    /// radius size/2 from −π/6 to −5π/6, anticlockwise (UIKit's angles,
+    /// from 3 o'clock, y down), closed and filled.
+    @Test func semiCircleSpin() throws {
+        let size = 40.0                                          // host: size 40
+        let start = -Double.pi / 6, end = -5 * Double.pi / 6
+        let span = start - end                                   // anticlockwise: start down to end
+        let middle = (start + end) / 2 + .pi / 2                 // from UIKit's 3 o'clock to the format's 12
+        let turn = CAKeyframes(keyTimes: [0, 0.5, 1], values: [0, .pi, 2 * .pi], curves: [.linear], duration: 0.6)
+        try expectMatchesOriginal("semi-circle-spin", seconds: 1.2) { t in
+            [Expected(x: size / 2, y: size / 2, rotation: turn.value(at: t)! + middle, diameter: size, segmentArc: span)]
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
