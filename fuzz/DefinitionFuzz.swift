@@ -31,6 +31,11 @@ public func fuzzDefinition(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
     }
     _ = definition.period(definition.defaults)
+    // One own period per element, each a whole cycle, or none.
+    if let periods = definition.elementPeriods(definition.defaults) {
+        if periods.count != document.elementIDs.count { fatalError("\(periods.count) element periods for \(document.elementIDs.count) elements") }
+        for p in periods { if let p, !(p >= 0 && p.isFinite) { fatalError("an element period of \(p)") } }
+    }
     return 0
 }
 

@@ -154,6 +154,29 @@ extension PictureTests {
 }
 
 extension PictureTests {
+    /// ball-grid-pulse's dots repeat on 0.72, 1.02, … s (NVActivityIndicatorView's
+    /// list), with no common period: each loops on its own in every export.
+    @Test func elementsOnCyclesOfTheirOwnLoopOnThem() throws {
+        let app = TestApp()
+        let cycles = ["0.72", "1.02", "1.28", "1.42", "1.45", "1.18", "0.87", "1.45", "1.06"]
+        let svg = try get(app, "/loaders/ball-grid-pulse/animation.svg").text
+        for (k, cycle) in cycles.enumerated() {
+            let element = try #require(svg.split(separator: "<circle id=\"dot\(k)\"").dropFirst().first)
+            let own = element.split(separator: "</circle>")[0]
+            #expect(own.contains("dur=\"\(cycle)s\"") && !own.contains("dur=\"60s\""), "dot\(k) loops every \(cycle) s")
+        }
+        let css = try get(app, "/loaders/ball-grid-pulse/animation.css").text
+        #expect(css.contains("animation-duration: calc(720ms / var(--ld-speed))") && css.contains("calc(1060ms / var(--ld-speed))"))
+        // Lottie: one timeline of the minute; each dot's cycle a precomposition, its time remapped.
+        let lottie = try JSONValue.parse(get(app, "/loaders/ball-grid-pulse/animation.json").body)
+        #expect(lottie["op"] == .number(3600))
+        guard case let .array(assets)? = lottie["assets"], case let .array(layers)? = lottie["layers"] else { Issue.record("no assets"); return }
+        #expect(assets.count == 9 && layers.filter { $0["ty"] == .number(0) && $0["tm"] != nil }.count == 9)
+        // Loaders with a common period are unchanged: one loop, no precompositions.
+        let pacman = try JSONValue.parse(get(app, "/loaders/pacman/animation.json").body)
+        #expect(pacman["assets"] == .array([]))
+    }
+
     @Test func cssExport() throws {
         let app = TestApp()
         let css = try get(app, "/loaders/typing/animation.css")

@@ -40,6 +40,10 @@ enum ClassicLoaders {
         cubeTransition,
         ballRotateChase,
         semiCircleSpin,
+        ballGridPulse,
+        ballGridBeat,
+        lineScaleParty,
+        orbit,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

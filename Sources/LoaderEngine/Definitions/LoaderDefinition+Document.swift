@@ -17,6 +17,11 @@ extension LoaderDefinition {
                     ? (document.reducedMotion.map { DocumentTiming.period($0) } ?? 2)
                     : DocumentTiming.period(document.layers)
             },
+            elementPeriods: { p in
+                p.reducedMotion
+                    ? document.reducedMotion.map { DocumentTiming.elementPeriods($0) }
+                    : DocumentTiming.elementPeriods(document.layers)
+            },
             canvas: { _ in (document.width, document.height) },
             settle: { p in DocumentTiming.settle(p.reducedMotion ? document.reducedMotion ?? [] : document.layers, offset: 0) },
             frameCost: { _, _ in document.frameCost },
@@ -64,6 +69,33 @@ enum DocumentTiming {
     static func period(_ layers: [LayerSpec]) -> Double? {
         let cycles = cycles(layers)
         return cycles.isEmpty ? nil : commonPeriod(cycles)
+    }
+
+    /// Each element's own period, in the order of a frame's elements: the
+    /// least common multiple of the cycles of its own animations and of the
+    /// replicators it is in (a copy's delay does not change it); 0 for an
+    /// element with no animation that repeats, nil where the cycles have no
+    /// common period.
+    static func elementPeriods(_ layers: [LayerSpec]) -> [Double?] {
+        var periods: [Double?] = []
+        func walk(_ layers: [LayerSpec], _ outer: [Double]) {
+            for layer in layers where layer.draws {
+                var cycles = outer
+                for animation in layer.animations {
+                    let t = animation.timing
+                    if t.repeatDuration == nil && t.repeatCount == .infinity {
+                        cycles.append(t.duration * (t.autoreverses ? 2 : 1) / t.speed)
+                    }
+                }
+                if case let .replicator(r) = layer.kind {
+                    for _ in 0..<r.instanceCount { walk(r.sublayers, cycles) }
+                } else {
+                    periods.append(cycles.isEmpty ? 0 : commonPeriod(cycles))
+                }
+            }
+        }
+        walk(layers, [])
+        return periods
     }
 
     /// When every copy of every layer has started, and every animation

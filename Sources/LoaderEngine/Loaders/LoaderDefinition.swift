@@ -110,6 +110,7 @@ public final class LoaderDefinition: Sendable {
     /// Other names it answers to: names it had before.
     public var aliases: [String] { document?.aliases ?? [] }
     let makePeriod: @Sendable (ParameterValues) -> Double?
+    let makeElementPeriods: @Sendable (ParameterValues) -> [Double?]?
     let makeCanvas: @Sendable (ParameterValues) -> (width: Double, height: Double)
     let makeSettle: @Sendable (ParameterValues) -> Double
     let makeScene: @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene
@@ -120,6 +121,7 @@ public final class LoaderDefinition: Sendable {
     init(name: String, summary: String, parameters: [ParameterSpec], events: [EventSpec], reducedMotion: String,
          background: RGBColor?, document: LoaderDocument? = nil, family: String? = nil, original: String? = nil,
          period: @escaping @Sendable (ParameterValues) -> Double?,
+         elementPeriods: @escaping @Sendable (ParameterValues) -> [Double?]? = { _ in nil },
          canvas: @escaping @Sendable (ParameterValues) -> (width: Double, height: Double) = { ($0.number("width"), $0.number("height")) },
          settle: @escaping @Sendable (ParameterValues) -> Double = { _ in 0 },
          frameCost: @escaping @Sendable (ParameterValues, LoaderEvents) -> Int = { _, events in 8 + 4 * events.progress.count },
@@ -134,6 +136,7 @@ public final class LoaderDefinition: Sendable {
         self.family = family ?? document?.family
         self.original = original ?? document?.original
         self.makePeriod = period
+        self.makeElementPeriods = elementPeriods
         self.makeCanvas = canvas
         self.makeSettle = settle
         self.makeScene = scene
@@ -149,6 +152,16 @@ public final class LoaderDefinition: Sendable {
         guard let period = makePeriod(values) else { return nil }
         let speed = values.number("speed")
         return speed == 1 ? period : commonPeriod([period / speed])
+    }
+
+    /// Each element's own period in seconds, in the order of a frame's
+    /// elements, once every element has started: 0 for one that does not
+    /// change, nil for one with no period; `nil` for a loader that does not
+    /// know them (the built-in three).
+    public func elementPeriods(_ values: ParameterValues) -> [Double?]? {
+        guard let periods = makeElementPeriods(values) else { return nil }
+        let speed = values.number("speed")
+        return speed == 1 ? periods : periods.map { p in p.flatMap { $0 == 0 ? 0 : commonPeriod([$0 / speed]) } }
     }
 
     /// When every element has started (its first copy's delay and its
@@ -254,6 +267,8 @@ public struct ConfiguredLoader: Sendable {
         ConfiguredLoader(definition: definition, parameters: parameters, events: events)
     }
     public var period: Double? { definition.period(parameters) }
+    /// Each element's own period (`LoaderDefinition.elementPeriods`).
+    public var elementPeriods: [Double?]? { definition.elementPeriods(parameters) }
 
     /// Appends the elements shown at `t`; returns `done`. After `stop` nothing
     /// is shown and the loader is done, for every loader.

@@ -108,17 +108,20 @@ struct CSSExport {
                 let band = "radial-gradient(farthest-side, transparent calc(100% - var(--ld-lw)), #000 calc(100% - var(--ld-lw)))"
                 out += ".\(prefix)-\(i) { border-radius: 50%; background: conic-gradient(from var(--ld-a0), \(paint) 0deg calc(var(--ld-a1) - var(--ld-a0)), transparent 0deg); -webkit-mask: \(band); mask: \(band); }\n"
             }
-            out += placement(i, normalDrawings[i], duration: normal.duration, suffix: "") + "\n"
+            // An element on a period of its own loops on it.
+            let track = normal.tracks.first { $0.element.id == e.id }
+            out += placement(i, normalDrawings[i], duration: track?.duration ?? normal.duration, suffix: "") + "\n"
             if case .own = normalDrawings[i] {
-                out += keyframes("\(prefix)-\(i)", e, normal.tracks.first { $0.element.id == e.id }, duration: normal.duration)
+                out += keyframes("\(prefix)-\(i)", e, track, duration: track?.duration ?? normal.duration)
             }
         }
         // The same selectors, later: these win when the page asks for less motion.
         out += "@media (prefers-reduced-motion: reduce) {\n"
         for (i, e) in all.enumerated() {
-            out += "  " + placement(i, reducedDrawings[i], duration: reduced.duration, suffix: "-r") + "\n"
+            let track = reduced.tracks.first { $0.element.id == e.id }
+            out += "  " + placement(i, reducedDrawings[i], duration: track?.duration ?? reduced.duration, suffix: "-r") + "\n"
             if case .own = reducedDrawings[i] {
-                out += keyframes("\(prefix)-\(i)-r", e, reduced.tracks.first { $0.element.id == e.id }, duration: reduced.duration)
+                out += keyframes("\(prefix)-\(i)-r", e, track, duration: track?.duration ?? reduced.duration)
             }
         }
         return out + "}\n"

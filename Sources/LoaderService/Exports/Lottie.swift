@@ -29,12 +29,25 @@ enum Lottie {
         w.field("ddd", 0)
         w.key("assets")
         w.beginArray()
+        for (index, track) in loop.tracks.enumerated() where ownPeriod(track, loop) {
+            w.beginObject()
+            w.field("id", "cycle\(index + 1)")
+            w.key("layers")
+            w.beginArray()
+            layer(track, index: 1, frames: track.duration * frameRate, &w)
+            w.endArray()
+            w.endObject()
+        }
         w.endArray()
         w.key("layers")
         w.beginArray()
         // Lottie draws its first layer on top: the last drawn element first.
         for (index, track) in loop.tracks.enumerated().reversed() {
-            layer(track, index: index + 1, frames: frames, &w)
+            if ownPeriod(track, loop) {
+                cycleLayer(track, index: index + 1, width: width, height: height, frames: frames, &w)
+            } else {
+                layer(track, index: index + 1, frames: frames, &w)
+            }
         }
         if let background = loop.loader.definition.background {
             backgroundLayer(background, index: loop.tracks.count + 1, width: width, height: height, frames: frames, &w)
@@ -126,6 +139,62 @@ enum Lottie {
     }
 
     static func rounded(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
+
+    /// Whether a track loops on a period of its own, shorter than the loop.
+    static func ownPeriod(_ track: SVGAnimation.Track, _ loop: SVGAnimation) -> Bool { track.duration < loop.duration - 1e-9 }
+
+    /// An element on a period of its own: its one cycle drawn in an asset,
+    /// and a precomposition layer whose time remapping (in seconds) runs 0
+    /// to the period, over and over, to the loop's end: two keyframes a
+    /// cycle, where repeating the element's keyframes would take dozens.
+    static func cycleLayer(_ track: SVGAnimation.Track, index: Int, width: Double, height: Double, frames: Double,
+                           _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("ty", 0)
+        w.field("nm", track.element.id.description)
+        w.field("refId", "cycle\(index)")
+        w.field("ind", index)
+        w.field("w", Int(width))
+        w.field("h", Int(height))
+        w.field("ip", 0)
+        w.field("op", frames)
+        w.field("st", 0)
+        w.field("sr", 1)
+        w.field("ao", 0)
+        w.field("bm", 0)
+        w.field("ddd", 0)
+        w.key("ks")
+        w.rawValue(Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        w.key("tm")
+        w.beginObject()
+        w.field("a", 1)
+        w.key("k")
+        w.beginArray()
+        // Each cycle: 0 at its start, rising to the period at its end (less
+        // a thousandth of a frame, where the next cycle starts again at 0).
+        let d = track.duration, epsilon = 0.001
+        var start = 0.0
+        while start < frames / frameRate - 1e-9 {
+            let end = min(start + d, frames / frameRate)
+            for (t, value, last) in [(start * frameRate, 0.0, false), (end * frameRate - epsilon, end - start - epsilon / frameRate, end >= frames / frameRate - 1e-9)] {
+                w.beginObject()
+                w.field("t", rounded(t))
+                w.key("s")
+                numbers(&w, [value], scalar: false)
+                if !last {
+                    w.key("o")
+                    w.rawValue(Array(#"{"x":[0],"y":[0]}"#.utf8))
+                    w.key("i")
+                    w.rawValue(Array(#"{"x":[1],"y":[1]}"#.utf8))
+                }
+                w.endObject()
+            }
+            start += d
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+    }
 
     /// A shape layer's opening, up to its transform.
     static func beginLayer(_ w: inout JSONWriter, name: String, index: Int, frames: Double) {

@@ -19,9 +19,13 @@ public struct SVGAnimation: Sendable {
     /// exports (Lottie) are written from these.
     private(set) var tracks: [Track] = []
 
+    /// An element's keyframes over `duration`, which repeats: the loop's,
+    /// or the element's own period where the loop is not a common period of
+    /// all the elements (each then loops on its own, exact for ever).
     struct Track {
         let element: Element
         let keys: [(s: Double, v: Sample)]
+        let duration: Double
     }
 
     static let positionTolerance = 0.02   // points
@@ -116,47 +120,75 @@ public struct SVGAnimation: Sendable {
         return s
     }
 
+    /// Each element's own period, where the loop is not a period of every
+    /// element but each has one (cycles with no common period: a grid of
+    /// dots each on a cycle of its own) and sampling them all costs no more
+    /// than the loop would: their distinct periods add up to at most
+    /// `maxDuration`, 64 of them at most. An element that does not change
+    /// takes the loop's duration.
+    func ownPeriods() -> [ElementID: Double]? {
+        if let period = loader.period, abs(period - duration) < 1e-9 { return nil }
+        guard start >= loader.definition.settleTime(loader.parameters) - 1e-9, let periods = loader.elementPeriods else { return nil }
+        let ids = loader.frame(at: start).elements.map(\.id)
+        guard ids.count == periods.count else { return nil }
+        var result: [ElementID: Double] = [:]
+        for (id, period) in zip(ids, periods) {
+            guard let period, period <= duration else { return nil }
+            result[id] = period == 0 ? duration : period
+        }
+        let distinct = Set(result.values)
+        guard distinct.count <= 64, distinct.reduce(0, +) <= Self.maxDuration else { return nil }
+        return result
+    }
+
     private mutating func build(verify: Bool) {
-        // The 30/s grid, each frame computed once for every element; every
-        // element that shows at some point of the loop, in first-seen order.
+        // A 30/s grid per length sampled (the loop's, or each own period),
+        // each frame computed once for every element; every element that
+        // shows at some point of the loop, in first-seen order.
         var ids: [ElementID] = []
         var colors: [ElementID: RGBColor] = [:]
         var shapes: [ElementID: Element] = [:]
         var box = SVG.Box(width: loader.width, height: loader.height)
+        let own = ownPeriods()
+        let lengths = own.map { Array(Set($0.values)).sorted() } ?? [duration]
         // 30 per second, fewer when many elements over a long loop would pass
         // 6,000 grid keyframes (a loop is at most a minute; a definition has
         // up to 1,000 elements): the work and the answer stay bounded.
         let elementCount = max(1, loader.frame(at: start).elements.count)
-        let rate = min(30, Self.gridBudget / (Double(elementCount) * duration))
-        let count = max(1, Int((duration * rate).rounded(.up)))
-        var grid: [[ElementID: Element]] = []
-        grid.reserveCapacity(count + 1)
-        for i in 0...count {
-            var frame: [ElementID: Element] = [:]
-            for e in loader.frame(at: start + duration * Double(i) / Double(count)).elements {
-                if colors[e.id] == nil { ids.append(e.id); colors[e.id] = e.color; shapes[e.id] = e }
-                box.include(e)
-                frame[e.id] = e
+        let rate = min(30, Self.gridBudget / (Double(elementCount) * lengths.reduce(0, +)))
+        var grids: [Double: [[ElementID: Element]]] = [:]
+        for length in lengths {
+            let count = max(1, Int((length * rate).rounded(.up)))
+            var grid: [[ElementID: Element]] = []
+            grid.reserveCapacity(count + 1)
+            for i in 0...count {
+                var frame: [ElementID: Element] = [:]
+                for e in loader.frame(at: start + length * Double(i) / Double(count)).elements {
+                    if colors[e.id] == nil { ids.append(e.id); colors[e.id] = e.color; shapes[e.id] = e }
+                    box.include(e)
+                    frame[e.id] = e
+                }
+                grid.append(frame)
             }
-            grid.append(frame)
+            grids[length] = grid
         }
         var body = SVG.header(box, background: loader.definition.background)
-        var all: [[(s: Double, v: Sample)]] = []
         for id in ids {
-            let keys = keyframes(id, grid: grid)
+            let length = own?[id] ?? duration
+            let keys = keyframes(id, grid: grids[length]!, length: length)
             keyframeCount += keys.count
-            body += shapes[id]!.shape == .circle ? element(id, color: colors[id]!, keys) : shape(shapes[id]!, keys)
-            tracks.append(Track(element: shapes[id]!, keys: keys))
-            if verify { all.append(keys) }
+            let track = Track(element: shapes[id]!, keys: keys, duration: length)
+            body += shapes[id]!.shape == .circle ? element(id, color: colors[id]!, track) : shape(track)
+            tracks.append(track)
         }
-        if verify { self.verify(ids, all) }
+        if verify { self.verify() }
         body += "</svg>\n"
         svg = Array(body.utf8)
     }
 
     /// Adaptive keyframes: a 30/s grid, each interval split while its middle
     /// strays from the straight line; a jump ends up bracketed 0.1 ms wide.
-    private func keyframes(_ id: ElementID, grid: [[ElementID: Element]]) -> [(s: Double, v: Sample)] {
+    private func keyframes(_ id: ElementID, grid: [[ElementID: Element]], length: Double) -> [(s: Double, v: Sample)] {
         let count = grid.count - 1
         func absent(near: Sample?) -> Sample {
             var absent = near ?? Sample(x: 0, y: 0, r: 0, opacity: 0, present: false)
@@ -172,7 +204,7 @@ public struct SVGAnimation: Sendable {
         var previous = Self.sample(grid[0][id]) ?? absent(near: nil)
         keys.append((0, previous))
         for i in 1...count {
-            let b = duration * Double(i) / Double(count)
+            let b = length * Double(i) / Double(count)
             let vb = Self.sample(grid[i][id]) ?? absent(near: previous)
             refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) })
             keys.append((b, vb))
@@ -200,14 +232,15 @@ public struct SVGAnimation: Sendable {
     }
 
     /// Compares the SVG's linear interpolation with the engine every 1 ms,
-    /// one engine frame per millisecond for all elements.
-    private mutating func verify(_ ids: [ElementID], _ all: [[(s: Double, v: Sample)]]) {
-        var cursors = [Int](repeating: 0, count: ids.count)
+    /// one engine frame per millisecond for all elements (each over its
+    /// track's length).
+    private mutating func verify() {
+        var cursors = [Int](repeating: 0, count: tracks.count)
         var s = 0.0
         while s < duration {
             let frame = elements(at: s)
-            for (n, id) in ids.enumerated() {
-                let keys = all[n]
+            for (n, track) in tracks.enumerated() where s < track.duration {
+                let id = track.element.id, keys = track.keys
                 while cursors[n] + 1 < keys.count && keys[cursors[n] + 1].s <= s { cursors[n] += 1 }
                 let j = cursors[n]
                 guard j + 1 < keys.count else { continue }
@@ -226,11 +259,12 @@ public struct SVGAnimation: Sendable {
     }
 
     /// A circle with an `<animate>` per attribute that changes.
-    private func element(_ id: ElementID, color: RGBColor, _ keys: [(s: Double, v: Sample)]) -> String {
-        let times = keys.map { SVG.fixed($0.s / duration, decimals: 7) }.joined(separator: ";")
+    private func element(_ id: ElementID, color: RGBColor, _ track: Track) -> String {
+        let keys = track.keys
+        let times = keys.map { SVG.fixed($0.s / track.duration, decimals: 7) }.joined(separator: ";")
         let first = keys[0].v
         var out = "<circle id=\"\(id)\" cx=\"\(SVG.fixed(first.x, decimals: 4))\" cy=\"\(SVG.fixed(first.y, decimals: 4))\" r=\"\(SVG.fixed(first.r, decimals: 4))\" fill=\"\(color)\" opacity=\"\(SVG.fixed(first.opacity, decimals: 4))\">"
-        let dur = SVG.n(duration)
+        let dur = SVG.n(track.duration)
         for (attribute, path) in [("cx", \Sample.x), ("cy", \Sample.y), ("r", \Sample.r), ("opacity", \Sample.opacity)] as [(String, KeyPath<Sample, Double>)] {
             let values = keys.map { $0.v[keyPath: path] }
             guard values.contains(where: { $0 != values[0] }) else { continue }
@@ -244,9 +278,10 @@ public struct SVGAnimation: Sendable {
     /// A rect, ring or segment: a `<g>` placed, turned and scaled by
     /// `animateTransform`s (translate, then rotate and scale added to it),
     /// around the shape drawn about the origin.
-    private func shape(_ e: Element, _ keys: [(s: Double, v: Sample)]) -> String {
-        let times = keys.map { SVG.fixed($0.s / duration, decimals: 7) }.joined(separator: ";")
-        let dur = SVG.n(duration)
+    private func shape(_ track: Track) -> String {
+        let e = track.element, keys = track.keys
+        let times = keys.map { SVG.fixed($0.s / track.duration, decimals: 7) }.joined(separator: ";")
+        let dur = SVG.n(track.duration)
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let degrees = { (v: Double) in SVG.fixed(v * 180 / .pi, decimals: 4) }
         let first = keys[0].v

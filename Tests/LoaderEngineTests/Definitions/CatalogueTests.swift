@@ -20,8 +20,25 @@ struct CatalogueTests {
         for definition in ClassicLoaders.definitions {
             #expect(definition.family.map(families.contains) == true, "\(definition.name)")
             #expect(definition.original != nil && definition.summary.contains(definition.original!), "\(definition.name) names its original")
-            #expect(definition.period(definition.defaults) != nil, "\(definition.name) loops")
+            // It loops: as a whole, or each element on its own period.
+            let periods = definition.elementPeriods(definition.defaults) ?? []
+            #expect(definition.period(definition.defaults) != nil || (!periods.isEmpty && periods.allSatisfy { $0 != nil }),
+                    "\(definition.name) loops")
         }
+    }
+
+    @Test func elementPeriodsAreEachElementsOwnCycles() throws {
+        // ball-grid-pulse's nine cycles (NVActivityIndicatorView's list) have
+        // no common period within a microsecond's precision, but each dot has its own.
+        let grid = try #require(LoaderCatalog.standard["ball-grid-pulse"])
+        #expect(grid.period(grid.defaults) == nil)
+        #expect(grid.elementPeriods(grid.defaults)! == [0.72, 1.02, 1.28, 1.42, 1.45, 1.18, 0.87, 1.45, 1.06])
+        // Twice as fast: half each; a replicator's turn counts for its copies.
+        let fast = try grid.configure([(name: "speed", value: "2")])
+        #expect(fast.elementPeriods! == [0.36, 0.51, 0.64, 0.71, 0.725, 0.59, 0.435, 0.725, 0.53])
+        let chasing = try #require(LoaderCatalog.standard["chasing-dots"])
+        #expect(chasing.elementPeriods(chasing.defaults)! == [2, 2])
+        #expect(LoaderCatalog.standard["typing"]!.elementPeriods(LoaderCatalog.standard["typing"]!.defaults) == nil)
     }
 
     @Test func materialSpinnerLoopsIn2666Seconds() throws {

@@ -444,6 +444,99 @@ struct OriginalsTests {
         }
     }
 
+    /// `ballGridPulse`: nine circles of (size − 2 × 2)/3 in a 3 × 3 grid
+    /// with 2 between them, circle 3i + j with a group of its own duration
+    /// and begin time (from the source's lists), scale 1, 0.5, 1 and opacity
+    /// 1, 0.7, 1 at key times 0, 0.5, 1, `default` per leg; the group's
+    /// animations have no duration of their own and run for the group's.
+    /// Before its begin time a circle shows its model values.
+    @Test func ballGridPulse() throws {
+        let size = 40.0, spacing = 2.0, circle = (size - spacing * 2) / 3  // host: size 40
+        let durations = [0.72, 1.02, 1.28, 1.42, 1.45, 1.18, 0.87, 1.45, 1.06]
+        let beginTimes = [-0.06, 0.25, -0.17, 0.48, 0.31, 0.03, 0.46, 0.78, 0.45]
+        try expectMatchesOriginal("ball-grid-pulse", seconds: 6, samples: 1200) { t in
+            (0..<9).map { k in
+                let (i, j) = (Double(k / 3), Double(k % 3))
+                let at = { (values: [Double]) in
+                    CAKeyframes(keyTimes: [0, 0.5, 1], values: values, curves: [.caDefault, .caDefault],
+                                duration: durations[k], beginTime: beginTimes[k]).value(at: t)
+                }
+                return Expected(x: circle * j + spacing * j + circle / 2, y: circle * i + spacing * i + circle / 2,
+                                scale: at([1, 0.5, 1]) ?? 1, opacity: at([1, 0.7, 1]) ?? 1, diameter: circle)
+            }
+        }
+    }
+
+    /// `ballGridBeat`: the same grid; opacity 1, 0.7, 1 at key times 0,
+    /// 0.5, 1, `default` per leg, each circle on its own duration from its
+    /// own begin time.
+    @Test func ballGridBeat() throws {
+        let size = 40.0, spacing = 2.0, circle = (size - spacing * 2) / 3  // host: size 40
+        let durations = [0.96, 0.93, 1.19, 1.13, 1.34, 0.94, 1.2, 0.82, 1.19]
+        let beginTimes = [0.36, 0.4, 0.68, 0.41, 0.71, -0.15, -0.12, 0.01, 0.32]
+        try expectMatchesOriginal("ball-grid-beat", seconds: 6, samples: 1200) { t in
+            (0..<9).map { k in
+                let (i, j) = (Double(k / 3), Double(k % 3))
+                let opacity = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.7, 1], curves: [.caDefault, .caDefault],
+                                          duration: durations[k], beginTime: beginTimes[k]).value(at: t)
+                return Expected(x: circle * j + spacing * j + circle / 2, y: circle * i + spacing * i + circle / 2,
+                                opacity: opacity ?? 1, diameter: circle)
+            }
+        }
+    }
+
+    /// `lineScaleParty`: four `line` shapes (rounded rects size/7 wide, the
+    /// full height, corner radius half the width), 2 × size/7 apart, each
+    /// `transform.scale` 1, 0.5, 1 at key times 0, 0.5, 1, `default` per
+    /// leg, on its own duration from its own begin time.
+    @Test func lineScaleParty() throws {
+        let size = 40.0, line = size / 7                         // host: size 40
+        let durations = [1.26, 0.43, 1.01, 0.73]
+        let beginTimes = [0.77, 0.29, 0.28, 0.74]
+        try expectMatchesOriginal("line-scale-party", seconds: 6, samples: 1200) { t in
+            (0..<4).map { i in
+                let scale = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.5, 1], curves: [.caDefault, .caDefault],
+                                        duration: durations[i], beginTime: beginTimes[i]).value(at: t)
+                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, scale: scale ?? 1,
+                                width: line, height: size, cornerRadius: line / 2)
+            }
+        }
+    }
+
+    /// `orbit`: core size/(1 + 0.25 + 1.5), satellite a quarter of it, all
+    /// at the centre; duration 1.9 s. ring1 and ring2: circles of the core's
+    /// size, each in a group of 1.9 s: scale 0, 0, 1.3, 2 (ring2: 2.1) at key
+    /// times 0, 0.45, 0.45, 1 (0.55) and opacity 0.8, 0.8, 0 at 0, 0.45, 1
+    /// (ring2: 0.7, 0.7, 0, 0 at 0, 0.55, 0.65, 1). The core: scale 1, 1.3,
+    /// 1.3, 1 at 0, 0.45, 0.55, 1 with (0.7, 0, 1, 0.5), linear, (0, 0.7,
+    /// 0.5, 1). The satellite: position along the arc of radius
+    /// (size − satellite)/2 from 1.5π to 1.5π + 4π, clockwise, over 3.8 s.
+    /// Two readings (docs/LOADERS.md): the 4π arc is built as written (eight
+    /// cubic quarters), and the rings' scale, given two curves for three
+    /// legs, runs linear where a leg has none (its first two legs, a hold
+    /// and a jump, look the same under any curve).
+    @Test func orbit() throws {
+        let size = 40.0, core = size / (1 + 0.25 + 1.5), satellite = core * 0.25  // host: size 40
+        let arc = CGArcPath(center: (size / 2, size / 2), radius: (size - satellite) / 2,
+                            startAngle: .pi * 1.5, endAngle: .pi * 1.5 + 4 * .pi, clockwise: true)
+        let linear3 = [Curve.linear, .linear, .linear]
+        let rings = [
+            (CAKeyframes(keyTimes: [0, 0.45, 0.45, 1], values: [0, 0, 1.3, 2], curves: linear3, duration: 1.9),
+             CAKeyframes(keyTimes: [0, 0.45, 1], values: [0.8, 0.8, 0], curves: [.linear, .linear], duration: 1.9)),
+            (CAKeyframes(keyTimes: [0, 0.55, 0.55, 1], values: [0, 0, 1.3, 2.1], curves: linear3, duration: 1.9),
+             CAKeyframes(keyTimes: [0, 0.55, 0.65, 1], values: [0.7, 0.7, 0, 0], curves: linear3, duration: 1.9)),
+        ]
+        let pulse = CAKeyframes(keyTimes: [0, 0.45, 0.55, 1], values: [1, 1.3, 1.3, 1],
+                                curves: [Curve(0.7, 0, 1, 0.5), .linear, Curve(0, 0.7, 0.5, 1)], duration: 1.9)
+        try expectMatchesOriginal("orbit", seconds: 7.6, samples: 1520) { t in
+            let (x, y) = arc.position(at: wrapped(t, 3.8) / 3.8)
+            return rings.map { scale, opacity in
+                Expected(x: size / 2, y: size / 2, scale: scale.value(at: t)!, opacity: opacity.value(at: t)!, diameter: core)
+            } + [Expected(x: size / 2, y: size / 2, scale: pulse.value(at: t)!, diameter: core),
+                 Expected(x: x, y: y, diameter: satellite)]
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
