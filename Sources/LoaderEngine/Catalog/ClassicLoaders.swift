@@ -44,6 +44,7 @@ enum ClassicLoaders {
         ballGridBeat,
         lineScaleParty,
         orbit,
+        audioEqualizer,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -537,6 +537,29 @@ struct OriginalsTests {
         }
     }
 
+    /// `audioEqualizer`: four `line` layers size/9 wide and size tall at
+    /// x + 2 × lineSize × i (x centring seven bar widths), each with a
+    /// keyframe animation of `path` through the rectangles at (0, size − h)
+    /// of lineSize × h for h = size × 0, 0.7, 0.4, 0.05, 0.95, 0.3, 0.9, 0.4,
+    /// 0.15, 0.18, 0.75, 0.01 (no key times: evenly spaced; linear), lasting
+    /// 4.3, 2.5, 1.7, 3.1 s, for ever. The reading (docs/LOADERS.md): the
+    /// bar shows the animation's rectangle. (The moments sampled miss the
+    /// instants of the cycles' ends, where 0.01 jumps to 0 and either side
+    /// is right.)
+    @Test func audioEqualizer() throws {
+        let size = 40.0, lineSize = size / 9, x = (size - lineSize * 7) / 2   // host: size 40
+        let durations = [4.3, 2.5, 1.7, 3.1]
+        let factors = [0, 0.7, 0.4, 0.05, 0.95, 0.3, 0.9, 0.4, 0.15, 0.18, 0.75, 0.01]
+        let keyTimes = factors.indices.map { Double($0) / Double(factors.count - 1) }
+        try expectMatchesOriginal("audio-equalizer", seconds: 9, samples: 1799) { t in
+            (0..<4).map { i in
+                let h = size * CAKeyframes(keyTimes: keyTimes, values: factors, curves: [.linear], duration: durations[i]).value(at: t)!
+                return Expected(x: x + lineSize * 2 * Double(i) + lineSize / 2, y: size - h / 2,
+                                width: lineSize, height: h, cornerRadius: 0)
+            }
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
