@@ -36,10 +36,11 @@ public struct SVGAnimation: Sendable {
     static let keyframeBudget = 6_000
     /// Keyframes on the grid, for all elements together.
     static let gridBudget = 6_000.0
-    /// The most frames one loop computes: its grid (30 a second for at most
-    /// `maxDuration`, and one more), a look at the middle of each grid
-    /// interval of each element, and two looks per refining keyframe.
-    static let maxFrames = Int(30 * maxDuration) + 1 + Int(gridBudget) + DefinitionLimits.maxElements + 2 * keyframeBudget
+    /// The most frames one loop computes: its grids (30 a second over at most
+    /// `maxDuration` in all, one more frame each, at most 64 of them), looks
+    /// at the quarters of each grid interval for every element at once, and
+    /// two looks per refining keyframe.
+    static let maxFrames = 4 * (Int(30 * maxDuration) + 64) + 2 * keyframeBudget
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
@@ -156,19 +157,23 @@ public struct SVGAnimation: Sendable {
         // up to 1,000 elements): the work and the answer stay bounded.
         let elementCount = max(1, loader.frame(at: start).elements.count)
         let rate = min(30, Self.gridBudget / (Double(elementCount) * lengths.reduce(0, +)))
-        var grids: [Double: [[ElementID: Element]]] = [:]
+        var grids: [Double: Grid] = [:]
         for length in lengths {
             let count = max(1, Int((length * rate).rounded(.up)))
-            var grid: [[ElementID: Element]] = []
-            grid.reserveCapacity(count + 1)
-            for i in 0...count {
+            // The grid's points, then the quarters of its intervals (one
+            // frame for every element, where looking per element would take
+            // one each).
+            var grid = Grid(points: [], quarters: [])
+            grid.points.reserveCapacity(count + 1)
+            grid.quarters.reserveCapacity(3 * count)
+            for k in 0...(4 * count) {
                 var frame: [ElementID: Element] = [:]
-                for e in loader.frame(at: start + length * Double(i) / Double(count)).elements {
+                for e in loader.frame(at: start + length * Double(k) / Double(4 * count)).elements {
                     if colors[e.id] == nil { ids.append(e.id); colors[e.id] = e.color; shapes[e.id] = e }
                     box.include(e)
                     frame[e.id] = e
                 }
-                grid.append(frame)
+                if k % 4 == 0 { grid.points.append(frame) } else { grid.quarters.append(frame) }
             }
             grids[length] = grid
         }
@@ -188,8 +193,15 @@ public struct SVGAnimation: Sendable {
 
     /// Adaptive keyframes: a 30/s grid, each interval split while its middle
     /// strays from the straight line; a jump ends up bracketed 0.1 ms wide.
-    private func keyframes(_ id: ElementID, grid: [[ElementID: Element]], length: Double) -> [(s: Double, v: Sample)] {
-        let count = grid.count - 1
+    /// Frames on a grid: its points, and the quarter, middle and three
+    /// quarters of each interval between them.
+    struct Grid {
+        var points: [[ElementID: Element]]
+        var quarters: [[ElementID: Element]]
+    }
+
+    private func keyframes(_ id: ElementID, grid: Grid, length: Double) -> [(s: Double, v: Sample)] {
+        let count = grid.points.count - 1
         func absent(near: Sample?) -> Sample {
             var absent = near ?? Sample(x: 0, y: 0, r: 0, opacity: 0, present: false)
             absent.opacity = 0
@@ -201,12 +213,14 @@ public struct SVGAnimation: Sendable {
             Self.sample(loader.frame(at: start + s).elements.first { $0.id == id }) ?? absent(near: near)
         }
         var keys: [(s: Double, v: Sample)] = []
-        var previous = Self.sample(grid[0][id]) ?? absent(near: nil)
+        var previous = Self.sample(grid.points[0][id]) ?? absent(near: nil)
         keys.append((0, previous))
         for i in 1...count {
             let b = length * Double(i) / Double(count)
-            let vb = Self.sample(grid[i][id]) ?? absent(near: previous)
-            refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) })
+            let vb = Self.sample(grid.points[i][id]) ?? absent(near: previous)
+            let look = { (q: Int) in Self.sample(grid.quarters[3 * (i - 1) + q][id]) ?? absent(near: previous) }
+            refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) },
+                   known: (look(1), (look(0), look(2))))
             keys.append((b, vb))
             previous = vb
         }
@@ -219,16 +233,23 @@ public struct SVGAnimation: Sendable {
         return keys
     }
 
+    /// Splits [a, b] while its middle strays from the straight line. A grid
+    /// interval comes with its middle and quarters already known, and a
+    /// quarter that strays splits it too: a middle can fall on the line by
+    /// chance beside a corner (a curve arriving steeply, then still).
     private func refine(_ a: Double, _ va: Sample, _ b: Double, _ vb: Sample, into keys: inout [(s: Double, v: Sample)],
-                        value: (Double, Sample?) -> Sample) {
+                        value: (Double, Sample?) -> Sample, known: (mid: Sample, quarters: (Sample, Sample)?)? = nil) {
         guard b - a > Self.minimumStep, keyframeCount + keys.count < Self.keyframeBudget else { return }
         let m = (a + b) / 2
-        let vm = value(m, va)
-        let off = vm.stray(from: Sample.mix(va, vb, 0.5)) > 0.75 || va.present != vb.present
+        let vm = known?.mid ?? value(m, va)
+        var off = vm.stray(from: Sample.mix(va, vb, 0.5)) > 0.75 || va.present != vb.present
+        if !off, let (q1, q3) = known?.quarters ?? nil {
+            off = q1.stray(from: Sample.mix(va, vb, 0.25)) > 0.75 || q3.stray(from: Sample.mix(va, vb, 0.75)) > 0.75
+        }
         guard off else { return }
-        refine(a, va, m, vm, into: &keys, value: value)
+        refine(a, va, m, vm, into: &keys, value: value, known: known?.quarters.map { ($0.0, nil) })
         keys.append((m, vm))
-        refine(m, vm, b, vb, into: &keys, value: value)
+        refine(m, vm, b, vb, into: &keys, value: value, known: known?.quarters.map { ($0.1, nil) })
     }
 
     /// Compares the SVG's linear interpolation with the engine every 1 ms,
