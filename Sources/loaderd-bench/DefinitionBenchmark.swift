@@ -99,10 +99,11 @@ enum Pictures {
     static func run(arguments: [String]) {
         let directory = arguments.first ?? "docs/loaders"
         for definition in LoaderCatalog.standard.loaders {
-            let animation = try! SVGAnimation.loop(for: definition, parameters: [])
+            let loop = try! SampledLoop.loop(for: definition, parameters: [])
+            let animation = SVG.animation(loop)
             let path = directory + "/" + definition.name + ".svg"
-            try! Data(animation.svg).write(to: URL(fileURLWithPath: path))
-            print("\(path): \(animation.svg.count) bytes, \(SVG.n(animation.duration)) s loop")
+            try! Data(animation).write(to: URL(fileURLWithPath: path))
+            print("\(path): \(animation.count) bytes, \(SVG.n(loop.duration)) s loop")
         }
     }
 }

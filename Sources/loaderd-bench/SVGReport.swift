@@ -6,9 +6,9 @@ enum SVGReport {
     static func run() {
         print("loader              loop s   keyframes   bytes    max position error (pt)   max radius error (pt)   max opacity error")
         for definition in LoaderCatalog.standard.loaders {
-            let a = try! SVGAnimation.loop(for: definition, parameters: [], verify: true)
+            let a = try! SampledLoop.loop(for: definition, parameters: [], verify: true)
             print(EngineBenchmark.pad(definition.name, 19), EngineBenchmark.pad(SVG.n(a.duration), 8),
-                  EngineBenchmark.pad(String(a.keyframeCount), 11), EngineBenchmark.pad(String(a.svg.count), 8),
+                  EngineBenchmark.pad(String(a.keyframeCount), 11), EngineBenchmark.pad(String(SVG.animation(a).count), 8),
                   EngineBenchmark.pad(SVG.fixed(a.maxPositionError, decimals: 4), 25),
                   EngineBenchmark.pad(SVG.fixed(a.maxRadiusError, decimals: 4), 23), SVG.fixed(a.maxOpacityError, decimals: 4))
         }

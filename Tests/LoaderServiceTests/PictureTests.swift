@@ -82,13 +82,13 @@ struct PictureTests {
         #expect(try get(app, "/loaders/web/animation.svg?pulseDuration=193.19").text.contains("dur=\"60s\""))
         #expect(try get(app, "/loaders/web/animation.svg?progress=1").status == 400)
         for definition in LoaderCatalog.standard.loaders {
-            let a = try SVGAnimation.loop(for: definition, parameters: [], verify: true)
-            #expect(a.maxPositionError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
-            #expect(a.maxOpacityError <= SVGAnimation.valueTolerance * 1.5, "\(definition.name)")
-            #expect(a.maxRadiusError <= SVGAnimation.positionTolerance * 1.5, "\(definition.name)")
+            let a = try SampledLoop.loop(for: definition, parameters: [], verify: true)
+            #expect(a.maxPositionError <= SampledLoop.positionTolerance * 1.5, "\(definition.name)")
+            #expect(a.maxOpacityError <= SampledLoop.valueTolerance * 1.5, "\(definition.name)")
+            #expect(a.maxRadiusError <= SampledLoop.positionTolerance * 1.5, "\(definition.name)")
         }
         // One period: the loop's two ends show the same frame.
-        let typing = try SVGAnimation.loop(for: LoaderCatalog.standard["typing"]!, parameters: [])
+        let typing = try SampledLoop.loop(for: LoaderCatalog.standard["typing"]!, parameters: [])
         let first = typing.loader.frame(at: typing.start), last = typing.loader.frame(at: typing.start + typing.duration)
         for (a, b) in zip(first.elements, last.elements) {
             #expect(abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9 && abs(a.scale - b.scale) < 1e-9 && abs(a.opacity - b.opacity) < 1e-9)
@@ -120,7 +120,7 @@ extension PictureTests {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/loaders").standardized
         for definition in LoaderCatalog.standard.loaders {
             let file = try Data(contentsOf: docs.appendingPathComponent(definition.name + ".svg"))
-            let svg = try SVGAnimation.loop(for: definition, parameters: []).svg
+            let svg = SVG.animation(try SampledLoop.loop(for: definition, parameters: []))
             #expect(Array(file) == svg, "docs/loaders/\(definition.name).svg is stale")
         }
     }

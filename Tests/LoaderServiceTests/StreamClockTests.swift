@@ -24,7 +24,7 @@ struct StreamClockTests {
         let web = try SteadyLoop(LoaderCatalog.standard["web"]!, parameters: [])
         #expect(web.start == 0 && web.duration > 2 && web.loader.events.finish != nil)
         // Exports draw the same loop.
-        let svg = try SVGAnimation.loop(for: LoaderCatalog.standard["material-spinner"]!, parameters: [])
+        let svg = try SampledLoop.loop(for: LoaderCatalog.standard["material-spinner"]!, parameters: [])
         let spinner = try SteadyLoop(LoaderCatalog.standard["material-spinner"]!, parameters: [])
         #expect(svg.start == spinner.start && svg.duration == spinner.duration)
     }

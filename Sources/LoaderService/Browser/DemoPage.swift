@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderEngine
 
 /// `GET /`: every loader live on `<loader-frames>` elements (one `/streams`
 /// connection on the shared clock for all of them), with controls, a
@@ -19,6 +20,21 @@ enum DemoPage {
     }
 
     static let page: [UInt8] = Array(html.utf8)
+
+    /// `[{"file": "animation.svg", "title": "Animated SVG", "loop": true}, …]`
+    static var exportList: String {
+        var w = JSONWriter(capacity: 512)
+        w.beginArray()
+        for export in LoaderService.exports {
+            w.beginObject()
+            w.field("file", export.file)
+            w.field("title", export.title)
+            w.field("loop", export.source == .loop)
+            w.endObject()
+        }
+        w.endArray()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
 
     static let html = #"""
 <!doctype html>
@@ -103,6 +119,8 @@ enum DemoPage {
 <script type="module">
 import { FramePainter } from "/client.js?v=\#(LoaderService.version)";
 const version = "\#(LoaderService.version)";
+// Every file the service makes of a loader (its export list), for "Use it".
+const exportFiles = \#(exportList);
 const query = new URLSearchParams(location.search);
 const frameLimit = Number(query.get("frames") || 0);   // tests: pause each player after N frames
 if (query.get("view") === "embed") {
@@ -249,6 +267,8 @@ function usePanel(s) {
   way("CSS and HTML: no JavaScript, honours prefers-reduced-motion", null);
   way("Lottie (lottie-web; the same file plays in lottie-ios and lottie-android)", () =>
     `<div id="loader" style="${size()}"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json")}",\n  });\n</` + `script>`);
+  way("Files: every export of this loader as it is now", () =>
+    exportFiles.map((e) => `${e.title}: ${url(e.file)}`).join("\n"));
   way("EventSource: the frames themselves", () =>
     `<svg id="loader" style="${size()}"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => painter.paint(JSON.parse(e.data), null));\n</` + `script>`);
   let html = null;

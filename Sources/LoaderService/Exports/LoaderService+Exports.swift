@@ -4,9 +4,17 @@ import LoaderEngine
 import Synchronization
 
 extension LoaderService {
+    /// An export of a loader: one frame, or one loop.
+    func serve(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
+        switch export.source {
+        case .frame: return try frame(export, definition, request)
+        case .loop: return try loop(export, definition, request, peer: peer)
+        }
+    }
+
     /// `GET /loaders/{name}/frames.svg` (and `Accept: image/svg+xml` on
-    /// `/frames`): one frame as SVG.
-    func frameSVG(_ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// `/frames`): one frame at `t` (default 0), with the loader's events.
+    func frame(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
         let query = try FrameQuery(request, definition)
         for name in FrameQuery.ownNames where name != "t" && query[name] != nil {
             throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
@@ -14,27 +22,24 @@ extension LoaderService {
         let loader: ConfiguredLoader
         do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
         let explicit = try query.time("t")
-        return try picture(SVG.frame(loader.frame(at: explicit ?? 0), background: definition.background), request,
-                           freshness: explicit != nil ? .immutable : .revalidate)
+        return try picture(export.write(loader.frame(at: explicit ?? 0), background: definition.background), request,
+                           freshness: explicit != nil ? .immutable : .revalidate, mediaType: export.mediaType, contentType: export.contentType)
     }
 
-    /// `GET /loaders/{name}/animation.svg`, `.json`, `.css` and `.html`: one
+    /// `GET /loaders/{name}/animation.svg`, `.json`, `.css`, `.html`: one
     /// loop of the loader from `from` (default: once every element has
-    /// started), as an animated SVG, a Lottie document, CSS keyframes or an
-    /// HTML page of them (`label`). Built off the event loop, in
+    /// started), in the export's format. Built off the event loop, in
     /// the client's share of heavy work, cached by query. The build's work
     /// is bounded before it starts: the loader's frame cost times the most
     /// frames a loop samples is at most `maxWorkPerRequest`.
-    func animation(_ definition: LoaderDefinition, _ request: HTTPRequest, _ export: Export, peer: SocketAddress?) throws -> HTTPResponse {
-        var from: Double?, label: String?
-        for item in request.query where export.ownQueryNames.contains(item.name) {
-            guard label == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
-            guard (1...200).contains(item.value.unicodeScalars.count) else { throw ServiceError.invalid("label must be 1 to 200 characters of text") }
-            // C0 and C1 controls (NUL, ESC, …) are no part of an accessible name.
-            guard !item.value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-                throw ServiceError.invalid("label must be text without control characters")
-            }
-            label = item.value
+    func loop(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
+        var from: Double?
+        var options: [String: String] = [:]
+        for item in request.query {
+            guard let option = export.options.first(where: { $0.name == item.name }) else { continue }
+            guard options[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
+            if let problem = option.check(item.value) { throw ServiceError.invalid(problem) }
+            options[item.name] = item.value
         }
         for item in request.query where FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
             if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
@@ -45,8 +50,8 @@ extension LoaderService {
             throw ServiceError.invalid(item.name == "from" ? "from is given more than once"
                                        : "\(quoted(item.name)) does not apply to an animation; it takes the loader's parameters and from")
         }
-        let items = request.query.filter { $0.name != "from" && !export.ownQueryNames.contains($0.name) }
-        let key = export.rawValue + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let items = request.query.filter { item in item.name != "from" && !export.options.contains { $0.name == item.name } }
+        let key = export.file + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
             return try picture(cached, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType, contentType: export.contentType)
         }
@@ -57,8 +62,8 @@ extension LoaderService {
         guard Negotiation.accepts(request, export.mediaType) else {
             throw ServiceError.notAcceptable(export.mediaType)
         }
-        // CSS and HTML build the reduced-motion loop too.
-        let frames = SVGAnimation.maxFrames * (export == .css || export == .html ? 2 : 1)
+        // An export that needs the reduced-motion loop builds it too.
+        let frames = SampledLoop.maxFrames * (export.needsReducedLoop ? 2 : 1)
         let (work, overflow) = loader.frameCost.multipliedReportingOverflow(by: frames)
         guard !overflow, work <= configuration.maxWorkPerRequest else {
             throw ServiceError(.badRequest, "too_costly",
@@ -66,10 +71,15 @@ extension LoaderService {
         }
         let ifNoneMatch = request.headers["if-none-match"]
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, label] _ in
-            guard let body = try? export.body(definition, items, from: from, label: label) else {
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, options] _ in
+            guard let loop = try? SampledLoop.loop(for: definition, parameters: items, from: from),
+                  let reduced = export.needsReducedLoop
+                    ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
+                    : loop
+            else {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }
+            let body = export.write(loop, reduced: export.needsReducedLoop ? reduced : nil, options: options)
             animations.withLock { $0[key] = body }
             return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
         }

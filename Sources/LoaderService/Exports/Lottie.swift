@@ -12,7 +12,7 @@ import LoaderEngine
 enum Lottie {
     static let frameRate = 60.0
 
-    static func document(_ loop: SVGAnimation) -> [UInt8] {
+    static func document(_ loop: SampledLoop) -> [UInt8] {
         let width = loop.loader.width.rounded(.up), height = loop.loader.height.rounded(.up)
         var w = JSONWriter(capacity: 4096 + loop.keyframeCount * 64)
         let frames = loop.duration * frameRate
@@ -60,8 +60,8 @@ enum Lottie {
     /// A property: its value, or keyframes when it changes. The element's
     /// keyframes are shared by all its properties; each property keeps only
     /// those its own straight lines need, within `tolerance` (in its units).
-    static func property(_ w: inout JSONWriter, _ key: String, _ keys: [(s: Double, v: SVGAnimation.Sample)],
-                         _ value: (SVGAnimation.Sample) -> [Double], scalar: Bool = false, tolerance: Double,
+    static func property(_ w: inout JSONWriter, _ key: String, _ keys: [(s: Double, v: SampledLoop.Sample)],
+                         _ value: (SampledLoop.Sample) -> [Double], scalar: Bool = false, tolerance: Double,
                          exactZero: Bool = false) {
         w.key(key)
         w.beginObject()
@@ -141,13 +141,13 @@ enum Lottie {
     static func rounded(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
 
     /// Whether a track loops on a period of its own, shorter than the loop.
-    static func ownPeriod(_ track: SVGAnimation.Track, _ loop: SVGAnimation) -> Bool { track.duration < loop.duration - 1e-9 }
+    static func ownPeriod(_ track: SampledLoop.Track, _ loop: SampledLoop) -> Bool { track.duration < loop.duration - 1e-9 }
 
     /// An element on a period of its own: its one cycle drawn in an asset,
     /// and a precomposition layer whose time remapping (in seconds) runs 0
     /// to the period, over and over, to the loop's end: two keyframes a
     /// cycle, where repeating the element's keyframes would take dozens.
-    static func cycleLayer(_ track: SVGAnimation.Track, index: Int, width: Double, height: Double, frames: Double,
+    static func cycleLayer(_ track: SampledLoop.Track, index: Int, width: Double, height: Double, frames: Double,
                            _ w: inout JSONWriter) {
         w.beginObject()
         w.field("ty", 0)
@@ -212,11 +212,11 @@ enum Lottie {
         w.key("ks")
     }
 
-    static func layer(_ track: SVGAnimation.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
+    static func layer(_ track: SampledLoop.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
         let e = track.element, keys = track.keys
         // Each property may stray from the sampled keyframes by half the
         // sampling's own tolerance.
-        let position = SVGAnimation.positionTolerance / 2, value = SVGAnimation.valueTolerance / 2
+        let position = SampledLoop.positionTolerance / 2, value = SampledLoop.valueTolerance / 2
         beginLayer(&w, name: e.id.description, index: index, frames: frames)
         w.beginObject()
         w.key("a")

@@ -1,48 +1,14 @@
 import HTTPServer
 import LoaderEngine
 
-/// The exports' operations: a frame as SVG, a loop as SVG, Lottie, CSS and HTML.
+/// The exports' operations: one per export and `Subject`.
 extension OpenAPI {
-    /// `/loaders/<loader>/frames.svg`, one path per `Subject`.
-    static func getFrameSVG(_ c: Context) -> [Operation] {
+    /// `/loaders/<loader>/<file>` for each `Subject`.
+    static func export(_ export: any LoaderExport, _ c: Context) -> [Operation] {
         subjects(c.catalog).map { subject in
-            picture(subject, "frames.svg", id: "get\(subject.type)FrameSVG", takesTime: true,
-                    summary: "One \(subject.label) frame as SVG on the loader's background; the viewBox holds every element.")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.svg`, one path per `Subject`.
-    static func getAnimationSVG(_ c: Context) -> [Operation] {
-        subjects(c.catalog).map { subject in
-            picture(subject, "animation.svg", id: "get\(subject.type)AnimationSVG", takesTime: false,
-                    summary: "A self-contained animated SVG (SMIL) of \(subject.label) sampled from the engine: \(loopText(subject.loader)); loops in an <img>.")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.json`, one path per `Subject`.
-    static func getAnimationLottie(_ c: Context) -> [Operation] {
-        subjects(c.catalog).map { subject in
-            picture(subject, "animation.json", id: "get\(subject.type)AnimationLottie", takesTime: false,
-                    summary: "A Lottie document (Lottie specification 1.0, \"ver\": 10000) of \(subject.label) sampled from the engine: \(loopText(subject.loader)); frame f shows the engine's frame at from + f/fr. Plays in lottie-web, lottie-ios, lottie-android and rlottie.",
-                    contentType: "application/json", schema: #"{"type":"object","required":["ver","fr","ip","op","w","h","layers"]}"#)
-        }
-    }
-
-    /// `/loaders/<loader>/animation.css`, one path per `Subject`.
-    static func getAnimationCSS(_ c: Context) -> [Operation] {
-        subjects(c.catalog).map { subject in
-            picture(subject, "animation.css", id: "get\(subject.type)AnimationCSS", takesTime: false,
-                    summary: "CSS for \(subject.label): @keyframes per element and their rules, from the engine: \(loopText(subject.loader)); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's.",
-                    contentType: "text/css; charset=utf-8")
-        }
-    }
-
-    /// `/loaders/<loader>/animation.html`, one path per `Subject`.
-    static func getAnimationHTML(_ c: Context) -> [Operation] {
-        subjects(c.catalog).map { subject in
-            picture(subject, "animation.html", id: "get\(subject.type)AnimationHTML", takesTime: false,
-                    summary: "A self-contained HTML snippet for \(subject.label): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\".",
-                    contentType: "text/html; charset=utf-8", label: true)
+            picture(subject, export.file, id: "get\(subject.type)\(export.operationName)", takesTime: export.source == .frame,
+                    summary: export.summary(subject.label, loop: loopText(subject.loader)),
+                    contentType: export.contentType, schema: export.schema, options: export.options)
         }
     }
 
@@ -54,7 +20,7 @@ extension OpenAPI {
     /// A picture of one loader: its parameters, and with `takesTime` a
     /// moment `t` and the loader's events.
     static func picture(_ subject: Subject, _ file: String, id: String, takesTime: Bool, summary: String,
-                        contentType: String = "image/svg+xml", schema body: String = #"{"type":"string"}"#, label: Bool = false) -> Operation {
+                        contentType: String, schema body: String, options: [ExportOption]) -> Operation {
         var w = JSONWriter(capacity: 2048)
         beginOperation(&w, id: id, summary: summary)
         let loader = subject.loader
@@ -67,9 +33,8 @@ extension OpenAPI {
             query(&w, "from", "The loader time the loop's first frame shows (default: once every element has started; 0 for a page load).",
                   numberSchema(min: 0, max: TimeValue.maximum))
         }
-        if label {
-            query(&w, "label", "The container's aria-label (default Loading), 1 to 200 characters, no control characters.",
-                  #"{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^\u0000-\u001F\u007F-\u009F]*$"}"#)
+        for option in options {
+            query(&w, option.name, option.summary, option.schema)
         }
         for spec in loader.parameters {
             query(&w, spec.name, parameterText(spec), schema(spec))

@@ -6,36 +6,9 @@ import LoaderEngine
 /// Pictures of frames: one frame as SVG, and a self-contained animated SVG
 /// (SMIL) that loops in an `<img>` with no JavaScript.
 public enum SVG {
-    struct Box {
-        var minX: Double, minY: Double, maxX: Double, maxY: Double
-        init(width: Double, height: Double) { minX = 0; minY = 0; maxX = width; maxY = height }
-        mutating func include(_ e: Element) {
-            let (hw, hh) = SVG.halfExtent(e)
-            minX = min(minX, e.x - hw); maxX = max(maxX, e.x + hw)
-            minY = min(minY, e.y - hh); maxY = max(maxY, e.y + hh)
-        }
-        /// With a 1 pt margin, whole points.
-        var padded: (x: Double, y: Double, width: Double, height: Double) {
-            let x = (minX - 1).rounded(.down), y = (minY - 1).rounded(.down)
-            return (x, y, (maxX + 1).rounded(.up) - x, (maxY + 1).rounded(.up) - y)
-        }
-    }
-
-    /// Half the axis-aligned extent of an element as drawn: a turned rect's
-    /// box; a ring's stroke reaches lineWidth/2 past its diameter.
-    static func halfExtent(_ e: Element) -> (Double, Double) {
-        switch e.shape {
-        case .circle, .segment: return (e.diameter * e.scale / 2, e.diameter * e.scale / 2)
-        case .ring: let r = (e.diameter + e.lineWidth) * e.scale / 2; return (r, r)
-        case .rect:
-            let c = abs(cos(e.rotation)), s = abs(sin(e.rotation))
-            return ((e.width * c + e.height * s) * e.scale / 2, (e.width * s + e.height * c) * e.scale / 2)
-        }
-    }
-
     /// One frame; the viewBox holds the canvas and every element.
     static func frame(_ frame: Frame, background: RGBColor?) -> [UInt8] {
-        var box = Box(width: frame.width, height: frame.height)
+        var box = SampledLoop.Bounds(width: frame.width, height: frame.height)
         for e in frame.elements { box.include(e) }
         var out = header(box, background: background)
         for e in frame.elements {
@@ -80,7 +53,7 @@ public enum SVG {
         return length >= 1 ? "1.01 1" : "\(fixed(length)) 1"
     }
 
-    static func header(_ box: Box, background: RGBColor?) -> String {
+    static func header(_ box: SampledLoop.Bounds, background: RGBColor?) -> String {
         let b = box.padded
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(b.x)) \(n(b.y)) \(n(b.width)) \(n(b.height))\" width=\"\(n(b.width))\" height=\"\(n(b.height))\">"
         if let background {

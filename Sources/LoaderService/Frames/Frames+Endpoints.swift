@@ -5,7 +5,7 @@ extension LoaderService {
     static let frameEndpoints: [Endpoint] = [
         Endpoint(.GET, "/loaders/{name}/frames", document: OpenAPI.getFrames) { s, r in
             let definition = try s.definition(r[parameter: "name"])
-            if LoaderService.prefersSVG(r.http) { return try s.frameSVG(definition, r.http) }
+            if LoaderService.prefersSVG(r.http) { return try s.frame(SVGFrameExport(), definition, r.http) }
             return try s.frames(definition, r.http, r.caches, peer: r.context.peer)
         },
         Endpoint(.GET, "/streams", document: OpenAPI.multiplexedStream) { s, r in try s.multiplexedStream(r.http, r.caches) },

@@ -1,36 +1,62 @@
-import LoaderEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// An animated SVG sampled from the engine over one loop.
-public struct SVGAnimation: Sendable {
-    /// What the animation shows: `[start, start + duration)` of loader time.
+/// One loop of a loader sampled from the engine, for the exports: each
+/// element's adaptive keyframes (loop time, values), with straight lines
+/// between them within a tolerance, and the box every element stays in.
+/// Nothing here knows a format; each export writes these keyframes its own
+/// way.
+public struct SampledLoop: Sendable {
+    /// What the loop shows: `[start, start + duration)` of loader time.
     public let loader: ConfiguredLoader
     public let start: Double
     public let duration: Double
-    /// Largest difference between the SVG's interpolation and the engine,
+    /// Largest difference between the keyframes' straight lines and the engine,
     /// checked on a 1 ms grid (away from the 0.1 ms around each jump) when
     /// built with `verify` (tests and the bench; the service skips it).
     public private(set) var maxPositionError = 0.0
     public private(set) var maxOpacityError = 0.0
     public private(set) var maxRadiusError = 0.0
     public private(set) var keyframeCount = 0
-    public private(set) var svg: [UInt8] = []
     /// Every element that shows during the loop, in first-seen order: how
-    /// it is first drawn, and its keyframes (loop time, values); other
-    /// exports (Lottie) are written from these.
-    private(set) var tracks: [Track] = []
+    /// it is first drawn, and its keyframes (loop time, values).
+    public private(set) var tracks: [Track] = []
+    /// The canvas and every place an element reaches during the loop.
+    public private(set) var bounds: Bounds
 
     /// An element's keyframes over `duration`, which repeats: the loop's,
     /// or the element's own period where the loop is not a common period of
     /// all the elements (each then loops on its own, exact for ever).
-    struct Track {
-        let element: Element
-        let keys: [(s: Double, v: Sample)]
-        let duration: Double
+    public struct Track: Sendable {
+        public let element: Element
+        public let keys: [(s: Double, v: Sample)]
+        public let duration: Double
     }
 
-    static let positionTolerance = 0.02   // points
-    static let valueTolerance = 0.002     // opacity, scale, turn (radians), trim
-    static let minimumStep = 0.0001       // seconds: a jump is placed this exactly
+    /// The canvas and the drawn extent of elements, in points.
+    public struct Bounds: Sendable {
+        public var minX: Double, minY: Double, maxX: Double, maxY: Double
+        public init(width: Double, height: Double) { minX = 0; minY = 0; maxX = width; maxY = height }
+        public mutating func include(_ e: Element) {
+            let (hw, hh) = e.halfExtent
+            minX = min(minX, e.x - hw); maxX = max(maxX, e.x + hw)
+            minY = min(minY, e.y - hh); maxY = max(maxY, e.y + hh)
+        }
+        /// With a 1 pt margin, whole points.
+        public var padded: (x: Double, y: Double, width: Double, height: Double) {
+            let x = (minX - 1).rounded(.down), y = (minY - 1).rounded(.down)
+            return (x, y, (maxX + 1).rounded(.up) - x, (maxY + 1).rounded(.up) - y)
+        }
+    }
+
+    public static let positionTolerance = 0.02   // points
+    public static let valueTolerance = 0.002     // opacity, scale, turn (radians), trim
+    static let minimumStep = 0.0001              // seconds: a jump is placed this exactly
     /// Keyframes for the whole animation; past it, intervals stay on the
     /// 30/s grid unrefined (extreme parameters: many dots wrapping fast).
     static let keyframeBudget = 6_000
@@ -40,7 +66,7 @@ public struct SVGAnimation: Sendable {
     /// `maxDuration` in all, one more frame each, at most 64 of them), looks
     /// at the quarters of each grid interval for every element at once, and
     /// two looks per refining keyframe.
-    static let maxFrames = 4 * (Int(30 * maxDuration) + 64) + 2 * keyframeBudget
+    public static let maxFrames = 4 * (Int(30 * maxDuration) + 64) + 2 * keyframeBudget
 
     /// The loop for a loader: one period once every element has started
     /// (typing, switch), or a sample with a few progress events and a finish
@@ -48,37 +74,38 @@ public struct SVGAnimation: Sendable {
     /// Whether the loop is one period from when every element has started:
     /// each element's keyframes then repeat seamlessly, so a copy can run
     /// its first copy's keyframes later (CSS's animation-delay).
-    var periodic: Bool {
+    public var periodic: Bool {
         guard let period = loader.period else { return false }
         return start >= loader.definition.settleTime(loader.parameters) && duration == period
     }
 
     /// `from`, when given, is where the loop starts instead.
     public static func loop(for definition: LoaderDefinition, parameters: [(name: String, value: String)], from: Double? = nil,
-                            verify: Bool = false) throws -> SVGAnimation {
+                            verify: Bool = false) throws(ParameterError) -> SampledLoop {
         let steady = try SteadyLoop(definition, parameters: parameters)
-        return SVGAnimation(loader: steady.loader, start: from ?? steady.start, duration: steady.duration, verify: verify)
+        return SampledLoop(loader: steady.loader, start: from ?? steady.start, duration: steady.duration, verify: verify)
     }
 
     /// The longest loop, in seconds: a longer period or page load loops its
     /// first minute (sampling is bounded by it).
-    static let maxDuration = SteadyLoop.maxDuration
+    public static let maxDuration = SteadyLoop.maxDuration
 
     init(loader: ConfiguredLoader, start: Double, duration: Double, verify: Bool) {
         self.loader = loader
         self.start = start
         self.duration = min(duration, Self.maxDuration)
+        bounds = Bounds(width: loader.width, height: loader.height)
         build(verify: verify)
     }
 
     /// Values of one element: centre, radius (circles), opacity, and a
     /// rect's or ring's turn, scale and own animatable values; absent as
     /// opacity 0.
-    struct Sample {
-        var x, y, r, opacity: Double
-        var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
-        var width = 0.0, height = 0.0
-        var present: Bool
+    public struct Sample: Sendable {
+        public var x, y, r, opacity: Double
+        public var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
+        public var width = 0.0, height = 0.0
+        public var present: Bool
 
         init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
             self.x = x; self.y = y; self.r = r; self.opacity = opacity; self.present = present
@@ -88,12 +115,12 @@ public struct SVGAnimation: Sendable {
         /// (over 1: the SVG's straight line strays too far).
         func stray(from o: Sample) -> Double {
             let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius),
-                               abs(width - o.width), abs(height - o.height)) / SVGAnimation.positionTolerance
-            let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SVGAnimation.valueTolerance
+                               abs(width - o.width), abs(height - o.height)) / SampledLoop.positionTolerance
+            let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SampledLoop.valueTolerance
             return max(position, value)
         }
 
-        static func mix(_ a: Sample, _ b: Sample, _ f: Double) -> Sample {
+        public static func mix(_ a: Sample, _ b: Sample, _ f: Double) -> Sample {
             var m = a
             m.x += (b.x - a.x) * f; m.y += (b.y - a.y) * f; m.r += (b.r - a.r) * f; m.opacity += (b.opacity - a.opacity) * f
             m.rotation += (b.rotation - a.rotation) * f; m.scale += (b.scale - a.scale) * f
@@ -111,7 +138,7 @@ public struct SVGAnimation: Sendable {
         return frame
     }
 
-    static func sample(_ e: Element?) -> Sample? {
+    public static func sample(_ e: Element?) -> Sample? {
         guard let e else { return nil }
         if e.shape == .circle { return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true) }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
@@ -149,7 +176,7 @@ public struct SVGAnimation: Sendable {
         var ids: [ElementID] = []
         var colors: [ElementID: RGBColor] = [:]
         var shapes: [ElementID: Element] = [:]
-        var box = SVG.Box(width: loader.width, height: loader.height)
+        var box = Bounds(width: loader.width, height: loader.height)
         let own = ownPeriods()
         let lengths = own.map { Array(Set($0.values)).sorted() } ?? [duration]
         // 30 per second, fewer when many elements over a long loop would pass
@@ -177,22 +204,16 @@ public struct SVGAnimation: Sendable {
             }
             grids[length] = grid
         }
-        var body = SVG.header(box, background: loader.definition.background)
+        bounds = box
         for id in ids {
             let length = own?[id] ?? duration
             let keys = keyframes(id, grid: grids[length]!, length: length)
             keyframeCount += keys.count
-            let track = Track(element: shapes[id]!, keys: keys, duration: length)
-            body += shapes[id]!.shape == .circle ? element(id, color: colors[id]!, track) : shape(track)
-            tracks.append(track)
+            tracks.append(Track(element: shapes[id]!, keys: keys, duration: length))
         }
         if verify { self.verify() }
-        body += "</svg>\n"
-        svg = Array(body.utf8)
     }
 
-    /// Adaptive keyframes: a 30/s grid, each interval split while its middle
-    /// strays from the straight line; a jump ends up bracketed 0.1 ms wide.
     /// Frames on a grid: its points, and the quarter, middle and three
     /// quarters of each interval between them.
     struct Grid {
@@ -200,6 +221,9 @@ public struct SVGAnimation: Sendable {
         var quarters: [[ElementID: Element]]
     }
 
+    /// Adaptive keyframes: a 30/s grid, each interval split while its middle
+    /// (or at the grid, a quarter) strays from the straight line; a jump ends
+    /// up bracketed 0.1 ms wide.
     private func keyframes(_ id: ElementID, grid: Grid, length: Double) -> [(s: Double, v: Sample)] {
         let count = grid.points.count - 1
         func absent(near: Sample?) -> Sample {
@@ -278,71 +302,18 @@ public struct SVGAnimation: Sendable {
             s += 0.001
         }
     }
+}
 
-    /// A circle with an `<animate>` per attribute that changes.
-    private func element(_ id: ElementID, color: RGBColor, _ track: Track) -> String {
-        let keys = track.keys
-        let times = keys.map { SVG.fixed($0.s / track.duration, decimals: 7) }.joined(separator: ";")
-        let first = keys[0].v
-        var out = "<circle id=\"\(id)\" cx=\"\(SVG.fixed(first.x, decimals: 4))\" cy=\"\(SVG.fixed(first.y, decimals: 4))\" r=\"\(SVG.fixed(first.r, decimals: 4))\" fill=\"\(color)\" opacity=\"\(SVG.fixed(first.opacity, decimals: 4))\">"
-        let dur = SVG.n(track.duration)
-        for (attribute, path) in [("cx", \Sample.x), ("cy", \Sample.y), ("r", \Sample.r), ("opacity", \Sample.opacity)] as [(String, KeyPath<Sample, Double>)] {
-            let values = keys.map { $0.v[keyPath: path] }
-            guard values.contains(where: { $0 != values[0] }) else { continue }
-            out += "<animate attributeName=\"\(attribute)\" dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\""
-            out += values.map { SVG.fixed($0, decimals: 4) }.joined(separator: ";")
-            out += "\"/>"
+extension Element {
+    /// Half the axis-aligned extent of the element as drawn: a turned rect's
+    /// box; a ring's stroke reaches lineWidth/2 past its diameter.
+    public var halfExtent: (Double, Double) {
+        switch shape {
+        case .circle, .segment: return (diameter * scale / 2, diameter * scale / 2)
+        case .ring: let r = (diameter + lineWidth) * scale / 2; return (r, r)
+        case .rect:
+            let c = abs(cos(rotation)), s = abs(sin(rotation))
+            return ((width * c + height * s) * scale / 2, (width * s + height * c) * scale / 2)
         }
-        return out + "</circle>"
-    }
-
-    /// A rect, ring or segment: a `<g>` placed, turned and scaled by
-    /// `animateTransform`s (translate, then rotate and scale added to it),
-    /// around the shape drawn about the origin.
-    private func shape(_ track: Track) -> String {
-        let e = track.element, keys = track.keys
-        let times = keys.map { SVG.fixed($0.s / track.duration, decimals: 7) }.joined(separator: ";")
-        let dur = SVG.n(track.duration)
-        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
-        let degrees = { (v: Double) in SVG.fixed(v * 180 / .pi, decimals: 4) }
-        let first = keys[0].v
-        func changes(_ path: KeyPath<Sample, Double>) -> Bool { keys.contains { $0.v[keyPath: path] != first[keyPath: path] } }
-        func animate(_ attribute: String, _ value: (Sample) -> String) -> String {
-            "<animate attributeName=\"\(attribute)\" dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\"" + keys.map { value($0.v) }.joined(separator: ";") + "\"/>"
-        }
-        func transform(_ type: String, additive: Bool, _ value: (Sample) -> String) -> String {
-            "<animateTransform attributeName=\"transform\" type=\"\(type)\"\(additive ? " additive=\"sum\"" : "") dur=\"\(dur)s\" repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"\(times)\" values=\"" + keys.map { value($0.v) }.joined(separator: ";") + "\"/>"
-        }
-        var out = "<g id=\"\(e.id)\" transform=\"translate(\(f(first.x)) \(f(first.y))) rotate(\(degrees(first.rotation))) scale(\(f(first.scale)))\" opacity=\"\(f(first.opacity))\">"
-        if changes(\.x) || changes(\.y) || changes(\.rotation) || changes(\.scale) {
-            out += transform("translate", additive: false) { "\(f($0.x)) \(f($0.y))" }
-            out += transform("rotate", additive: true) { degrees($0.rotation) }
-            out += transform("scale", additive: true) { f($0.scale) }
-        }
-        if changes(\.opacity) { out += animate("opacity") { f($0.opacity) } }
-        var drawn = e
-        drawn.strokeStart = first.strokeStart; drawn.strokeEnd = first.strokeEnd
-        drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
-        drawn.width = first.width; drawn.height = first.height
-        if e.shape == .segment { return out + SVG.shape(drawn, fixed: f) + "</g>" }
-        out += SVG.shape(drawn, fixed: f, close: ">")
-        if e.shape == .rect {
-            if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }
-            if changes(\.width) {
-                out += animate("width") { f($0.width) }
-                out += animate("x") { f(-$0.width / 2) }
-            }
-            if changes(\.height) {
-                out += animate("height") { f($0.height) }
-                out += animate("y") { f(-$0.height / 2) }
-            }
-            return out + "</rect></g>"
-        }
-        if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
-        if changes(\.strokeStart) || changes(\.strokeEnd) {
-            out += animate("stroke-dasharray") { SVG.dash($0.strokeStart, $0.strokeEnd, f) }
-            out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
-        }
-        return out + "</circle></g>"
     }
 }

@@ -1,0 +1,15 @@
+import LoaderEngine
+
+/// `animation.svg`: a loop as a self-contained animated SVG (SMIL), which
+/// loops in an `<img>` with no JavaScript.
+struct SVGAnimationExport: LoaderExport {
+    let file = "animation.svg"
+    let title = "Animated SVG"
+    let mediaType = "image/svg+xml"
+    let source = ExportSource.loop
+    let operationName = "AnimationSVG"
+    func summary(_ label: String, loop: String) -> String {
+        "A self-contained animated SVG (SMIL) of \(label) sampled from the engine: \(loop); loops in an <img>."
+    }
+    func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] { SVG.animation(loop) }
+}
