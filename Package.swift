@@ -22,8 +22,10 @@ let package = Package(
         .target(name: "CLinux"),
         // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
         .target(name: "Redis", dependencies: ["EventLoop", "CLinux"]),
+        // Pictures made of pixels: a rasteriser for frames, DEFLATE, PNG, APNG, GIF. No I/O.
+        .target(name: "Raster", dependencies: ["LoaderEngine"]),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis"]),
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Raster"]),
         // The executable: flags, config file, signals.
         .executableTarget(name: "loaderd", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
@@ -38,6 +40,7 @@ let package = Package(
         // A blocking socket client and polling helpers shared by the live tests.
         .target(name: "HTTPTestSupport", dependencies: ["EventLoop", "HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "LoaderEngine"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["EventLoop", "HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "EventLoop", "HTTPTestSupport"]),
         .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),

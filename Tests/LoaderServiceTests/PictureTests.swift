@@ -32,7 +32,7 @@ struct PictureTests {
         let app = TestApp()
         let catalog = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders").body))
         #expect(catalog.loaders.count == LoaderCatalog.standard.loaders.count)
-        let formats = ["self", "frames", "stream", "frames.svg", "animation.svg", "animation.json", "animation.css", "animation.html"]
+        let formats = ["self", "frames", "stream", "frames.svg", "frames.png", "animation.svg", "animation.json", "animation.css", "animation.html"]
         for listed in catalog.loaders {
             let entry = try JSONDecoder().decode(Entry.self, from: Data(get(app, "/loaders/\(listed.name)").body))
             #expect(entry.links == listed.links)

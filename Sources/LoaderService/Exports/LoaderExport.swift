@@ -26,10 +26,16 @@ protocol LoaderExport: Sendable {
     /// The 200 answer's schema.
     var schema: String { get }
 
+    /// Refuses what would cost too much before any work starts, and says
+    /// how much work it takes besides computing frames (in frame-cost
+    /// units, docs/LOADERS.md): 0 for an answer light enough to make on
+    /// the event loop.
+    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int
+
     /// The bytes of a loop (`reduced` when `needsReducedLoop`).
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8]
     /// The bytes of one frame.
-    func write(_ frame: Frame, background: RGBColor?) -> [UInt8]
+    func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8]
 }
 
 enum ExportSource {
@@ -54,14 +60,16 @@ extension LoaderExport {
     var options: [ExportOption] { [] }
     var needsReducedLoop: Bool { false }
     var schema: String { #"{"type":"string"}"# }
+    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int { 0 }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] { [] }
-    func write(_ frame: Frame, background: RGBColor?) -> [UInt8] { [] }
+    func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] { [] }
 }
 
 extension LoaderService {
     /// Every export, in the order links and `/openapi.json` list them.
     static let exports: [any LoaderExport] = [
         SVGFrameExport(),
+        PNGFrameExport(),
         SVGAnimationExport(),
         LottieExport(),
         CSSExport(),

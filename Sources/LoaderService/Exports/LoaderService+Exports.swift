@@ -7,23 +7,51 @@ extension LoaderService {
     /// An export of a loader: one frame, or one loop.
     func serve(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         switch export.source {
-        case .frame: return try frame(export, definition, request)
+        case .frame: return try frame(export, definition, request, peer: peer)
         case .loop: return try loop(export, definition, request, peer: peer)
         }
     }
 
     /// `GET /loaders/{name}/frames.svg` (and `Accept: image/svg+xml` on
     /// `/frames`): one frame at `t` (default 0), with the loader's events.
-    func frame(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest) throws -> HTTPResponse {
-        let query = try FrameQuery(request, definition)
+    func frame(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest,
+               peer: SocketAddress? = nil) throws -> HTTPResponse {
+        let options = try exportOptions(export, request)
+        let query = try FrameQuery(definition, items: request.query.filter { options[$0.name] == nil }) { Negotiation.wantsEventStream(request) }
         for name in FrameQuery.ownNames where name != "t" && query[name] != nil {
             throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
         }
         let loader: ConfiguredLoader
         do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
         let explicit = try query.time("t")
-        return try picture(export.write(loader.frame(at: explicit ?? 0), background: definition.background), request,
-                           freshness: explicit != nil ? .immutable : .revalidate, mediaType: export.mediaType, contentType: export.contentType)
+        let freshness: Caching.Freshness = explicit != nil ? .immutable : .revalidate
+        let work = try export.work(loader, options: options)
+        guard work > 0 else {
+            return try picture(export.write(loader.frame(at: explicit ?? 0), background: definition.background, options: options), request,
+                               freshness: freshness, mediaType: export.mediaType, contentType: export.contentType)
+        }
+        // Pixels: off the event loop, in the client's share of heavy work.
+        guard work <= configuration.maxWorkPerRequest else {
+            throw ServiceError(.badRequest, "too_costly", "this picture would cost \(work) units of work; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
+        }
+        guard Negotiation.accepts(request, export.mediaType) else { throw ServiceError.notAcceptable(export.mediaType) }
+        let ifNoneMatch = request.headers["if-none-match"]
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { _ in
+            let body = export.write(loader.frame(at: explicit ?? 0), background: definition.background, options: options)
+            return LoaderService.cacheable(body, contentType: export.contentType, freshness: freshness, ifNoneMatch: ifNoneMatch)
+        }
+    }
+
+    /// The export's own query names, checked.
+    func exportOptions(_ export: any LoaderExport, _ request: HTTPRequest) throws -> [String: String] {
+        var options: [String: String] = [:]
+        for item in request.query {
+            guard let option = export.options.first(where: { $0.name == item.name }) else { continue }
+            guard options[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
+            if let problem = option.check(item.value) { throw ServiceError.invalid(problem) }
+            options[item.name] = item.value
+        }
+        return options
     }
 
     /// `GET /loaders/{name}/animation.svg`, `.json`, `.css`, `.html`: one
@@ -34,13 +62,7 @@ extension LoaderService {
     /// frames a loop samples is at most `maxWorkPerRequest`.
     func loop(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         var from: Double?
-        var options: [String: String] = [:]
-        for item in request.query {
-            guard let option = export.options.first(where: { $0.name == item.name }) else { continue }
-            guard options[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
-            if let problem = option.check(item.value) { throw ServiceError.invalid(problem) }
-            options[item.name] = item.value
-        }
+        let options = try exportOptions(export, request)
         for item in request.query where FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
             if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
             if item.name == "from" && from == nil {

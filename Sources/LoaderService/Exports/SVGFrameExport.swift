@@ -11,5 +11,5 @@ struct SVGFrameExport: LoaderExport {
     func summary(_ label: String, loop: String) -> String {
         "One \(label) frame as SVG on the loader's background; the viewBox holds every element."
     }
-    func write(_ frame: Frame, background: RGBColor?) -> [UInt8] { SVG.frame(frame, background: background) }
+    func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] { SVG.frame(frame, background: background) }
 }

@@ -1,0 +1,54 @@
+import LoaderEngine
+import Raster
+
+/// `frames.png`: one frame as a PNG, at the canvas size times `dpr` pixels
+/// (1 to 4, default 2), on the loader's background or transparent.
+struct PNGFrameExport: LoaderExport {
+    let file = "frames.png"
+    let title = "PNG frame"
+    let mediaType = "image/png"
+    let source = ExportSource.frame
+    let operationName = "FramePNG"
+    let options = [PictureSize.dprOption]
+    func summary(_ label: String, loop: String) -> String {
+        "One \(label) frame as a PNG of the canvas × dpr pixels (8-bit RGBA; each pixel's coverage computed from the shapes' geometry), on the loader's background or transparent. At most \(PictureSize.maxPixels) pixels."
+    }
+    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int {
+        try PictureSize(loader, options).work
+    }
+    func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] {
+        PNG.encode(Rasteriser.image(frame, scale: PictureSize.dpr(options), background: background))
+    }
+}
+
+/// The size of a picture made of pixels, checked before any is drawn.
+struct PictureSize {
+    /// The most pixels one picture (one frame) may have.
+    static let maxPixels = 2_000_000
+
+    static let dprOption = ExportOption(
+        name: "dpr", summary: "Pixels per point: 1 to 4 (default 2).",
+        schema: #"{"type":"number","minimum":1,"maximum":4}"#) { value in
+            guard let v = Double(value), v.isFinite, (1...4).contains(v) else { return "dpr must be a number from 1 to 4" }
+            return nil
+        }
+
+    static func dpr(_ options: [String: String]) -> Double { options["dpr"].flatMap(Double.init) ?? 2 }
+
+    let width: Int, height: Int
+    /// Drawing it: each element's cells over at most the whole picture,
+    /// 16 pixels a frame-cost unit.
+    let work: Int
+
+    init(_ loader: ConfiguredLoader, _ options: [String: String]) throws {
+        let scale = Self.dpr(options)
+        width = Rasteriser.pixels(loader.width, scale)
+        height = Rasteriser.pixels(loader.height, scale)
+        let pixels = width * height
+        guard loader.width * scale * loader.height * scale <= Double(Self.maxPixels) * 1.01, pixels <= Self.maxPixels else {
+            throw ServiceError(.badRequest, "too_large",
+                               "the picture would be \(width) × \(height) pixels; at most \(Self.maxPixels) pixels (a smaller dpr or scale)")
+        }
+        work = max(1, pixels / 16) * max(1, loader.frameCost)
+    }
+}

@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LoaderEngine
+
+/// Frames drawn into pixels, written here. Each element's outline is
+/// flattened into straight segments within a thousandth of a pixel of the
+/// curve; the area of each pixel the outline covers is computed exactly for
+/// those segments (the signed area each segment sweeps in each cell,
+/// summed along the row: the accumulation rasteriser of font renderers);
+/// elements are composited in order with source-over, blending sRGB values
+/// as browsers do, on the loader's background or transparent.
+public struct Rasteriser {
+    public let width: Int
+    public let height: Int
+    /// Pixels per point.
+    public let scale: Double
+    /// Premultiplied RGBA, 0…1, row by row.
+    var color: [Float]
+    /// Signed areas for the element being drawn; each row has two more cells
+    /// than the image, for what lies at or past its right edge.
+    var cells: [Float]
+    var stride: Int { width + 2 }
+    /// The rows and columns the element being drawn touches.
+    var minRow = Int.max, maxRow = -1, minColumn = Int.max, maxColumn = -1
+
+    static let flatness = 0.001
+
+    /// An image of `width` × `height` pixels, `scale` pixels a point.
+    public init(width: Int, height: Int, scale: Double, background: RGBColor?) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        color = [Float](repeating: 0, count: width * height * 4)
+        cells = [Float](repeating: 0, count: (width + 2) * height)
+        if let background {
+            let c = Self.channels(background)
+            for i in 0..<(width * height) {
+                color[4 * i] = c.0; color[4 * i + 1] = c.1; color[4 * i + 2] = c.2; color[4 * i + 3] = 1
+            }
+        }
+    }
+
+    /// A frame, drawn at `scale` pixels a point into `ceil(width × scale)` ×
+    /// `ceil(height × scale)` pixels.
+    public static func image(_ frame: Frame, scale: Double, background: RGBColor?) -> RGBAImage {
+        var r = Rasteriser(width: pixels(frame.width, scale), height: pixels(frame.height, scale), scale: scale, background: background)
+        for e in frame.elements { r.draw(e) }
+        return r.image
+    }
+
+    /// The pixels `points` take at `scale`.
+    public static func pixels(_ points: Double, _ scale: Double) -> Int { max(1, Int((points * scale - 1e-9).rounded(.up))) }
+
+    static func channels(_ c: RGBColor) -> (Float, Float, Float) {
+        (Float(c.red) / 255, Float(c.green) / 255, Float(c.blue) / 255)
+    }
+
+    /// The image as 8-bit RGBA, not premultiplied.
+    public var image: RGBAImage {
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
+            let a = color[4 * i + 3]
+            guard a > 0 else { continue }
+            for c in 0..<3 { out[4 * i + c] = UInt8(min(max(color[4 * i + c] / a * 255, 0), 255).rounded()) }
+            out[4 * i + 3] = UInt8(min(max(a * 255, 0), 255).rounded())
+        }
+        return RGBAImage(width: width, height: height, pixels: out)
+    }
+
+    // MARK: Elements
+
+    /// One element, over what is drawn.
+    public mutating func draw(_ e: Element) {
+        let k = scale, s = e.scale * k
+        let cx = e.x * k, cy = e.y * k
+        guard e.opacity > 0, s > 0 else { return }
+        switch e.shape {
+        case .circle:
+            let r = e.diameter * s / 2
+            arc(cx, cy, r, from: 0, to: 2 * .pi, start: true)
+        case .rect:
+            let w = e.width * s, h = e.height * s
+            guard w > 0, h > 0 else { return }
+            let cr = min(max(e.cornerRadius * s, 0), w / 2, h / 2)
+            let (sn, cs) = (sin(e.rotation), cos(e.rotation))
+            // Corners' centres, clockwise from the top right, each with the quarter it turns through.
+            var points: [(Double, Double)] = []
+            let corners = [(w / 2 - cr, -h / 2 + cr, 0.0), (w / 2 - cr, h / 2 - cr, Double.pi / 2),
+                           (-w / 2 + cr, h / 2 - cr, Double.pi), (-w / 2 + cr, -h / 2 + cr, 1.5 * Double.pi)]
+            for (x, y, a) in corners {
+                let n = cr > 0 ? Self.steps(cr, .pi / 2) : 0
+                for i in 0...n {
+                    let t = a + .pi / 2 * Double(i) / Double(max(n, 1))
+                    let lx = x + cr * sin(t), ly = y - cr * cos(t)
+                    points.append((cx + lx * cs - ly * sn, cy + lx * sn + ly * cs))
+                    if cr == 0 { break }
+                }
+            }
+            polygon(points)
+        case .ring:
+            let r = e.diameter * s / 2, half = e.lineWidth * s / 2
+            let length = min(e.strokeEnd, 1) - max(e.strokeStart, 0)
+            guard half > 0, length > 0 else { return }
+            if length >= 1 {
+                arc(cx, cy, r + half, from: 0, to: 2 * .pi, start: true)
+                arc(cx, cy, max(r - half, 0), from: 2 * .pi, to: 0, start: true)
+            } else {
+                let a0 = e.rotation + 2 * .pi * e.strokeStart, a1 = a0 + 2 * .pi * length
+                arc(cx, cy, r + half, from: a0, to: a1, start: true)
+                cap(cx, cy, r, half, at: a1, round: e.lineCap == .round, end: true)
+                arc(cx, cy, max(r - half, 0), from: a1, to: a0, start: false)
+                cap(cx, cy, r, half, at: a0, round: e.lineCap == .round, end: false)
+                close()
+            }
+        case .segment:
+            let r = e.diameter * s / 2, half = min(max(e.arc, 0), 2 * .pi) / 2
+            guard half > 0 else { return }
+            arc(cx, cy, r, from: e.rotation - half, to: e.rotation + half, start: true)
+            close()
+        }
+        composite(e.color, opacity: e.opacity)
+    }
+
+    /// Segments for an arc of radius r through `angle`, within `flatness`.
+    static func steps(_ r: Double, _ angle: Double) -> Int {
+        guard r > flatness else { return 1 }
+        let step = 2 * acos(1 - flatness / r)
+        return max(1, min(100_000, Int((abs(angle) / step).rounded(.up))))
+    }
+
+    /// The path being drawn: its first point and the last.
+    var first: (Double, Double)? = nil
+    var last: (Double, Double)? = nil
+
+    /// An arc about (cx, cy) from clock angle a0 to a1 (radians clockwise
+    /// from 12 o'clock); `start` begins a new closed contour (closing the
+    /// one before).
+    mutating func arc(_ cx: Double, _ cy: Double, _ r: Double, from a0: Double, to a1: Double, start: Bool) {
+        if start { close() }
+        let n = Self.steps(r, a1 - a0)
+        // Vertices a little outside the circle, so that each chord's slice
+        // has its sector's area (r'² sin θ = r² θ): no area lost overall.
+        let step = abs(a1 - a0) / Double(n)
+        let r = step > 1e-9 && step < 0.5 ? r * (step / sin(step)).squareRoot() : r
+        for i in 0...n {
+            let a = a0 + (a1 - a0) * Double(i) / Double(n)
+            lineTo(cx + r * sin(a), cy - r * cos(a))
+        }
+    }
+
+    /// A stroke's end at clock angle `a` of the circle of radius r: a
+    /// straight edge across it, or a half circle outward.
+    mutating func cap(_ cx: Double, _ cy: Double, _ r: Double, _ half: Double, at a: Double, round: Bool, end: Bool) {
+        let px = cx + r * sin(a), py = cy - r * cos(a)
+        guard round else { return }
+        // Clockwise about the end's centre: at the end from the outer edge
+        // forward to the inner, at the start from the inner edge back to
+        // the outer (directions as clock angles; `a` points outward).
+        let from = end ? a : a + .pi
+        let n = Self.steps(half, .pi)
+        for i in 0...n {
+            let angle = from + .pi * Double(i) / Double(n)
+            lineTo(px + half * sin(angle), py - half * cos(angle))
+        }
+    }
+
+    mutating func polygon(_ points: [(Double, Double)]) {
+        close()
+        for p in points { lineTo(p.0, p.1) }
+        close()
+    }
+
+    mutating func lineTo(_ x: Double, _ y: Double) {
+        if let last { line(last.0, last.1, x, y) } else { first = (x, y) }
+        last = (x, y)
+    }
+
+    mutating func close() {
+        if let first, let last { line(last.0, last.1, first.0, first.1) }
+        first = nil
+        last = nil
+    }
+
+    // MARK: Coverage
+
+    /// A segment of the outline, clipped to the image's columns: what lies
+    /// left of it runs down its left edge, what lies right of it past its
+    /// right edge, so the rows' sums stay right.
+    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        guard y0 != y1 else { return }
+        let w = Double(width)
+        var cuts = [0.0, 1.0]
+        for edge in [0.0, w] where (x0 - edge) * (x1 - edge) < 0 { cuts.append((edge - x0) / (x1 - x0)) }
+        cuts.sort()
+        for k in 0..<(cuts.count - 1) {
+            let t0 = cuts[k], t1 = cuts[k + 1]
+            guard t1 > t0 else { continue }
+            let ax = x0 + (x1 - x0) * t0, ay = y0 + (y1 - y0) * t0
+            let bx = x0 + (x1 - x0) * t1, by = y0 + (y1 - y0) * t1
+            let mid = (ax + bx) / 2
+            if mid <= 0 { cell(0, ay, 0, by) } else if mid >= w { cell(w, ay, w, by) } else {
+                cell(min(max(ax, 0), w), ay, min(max(bx, 0), w), by)
+            }
+        }
+    }
+
+    /// The signed area a segment inside the columns sweeps in each cell of
+    /// each row it crosses, the rest of its height carried to the right.
+    mutating func cell(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        let (dir, ax, ay, bx, by): (Double, Double, Double, Double, Double) = y0 < y1 ? (1, x0, y0, x1, y1) : (-1, x1, y1, x0, y0)
+        guard by > 0, ay < Double(height) else { return }
+        let dxdy = (bx - ax) / (by - ay)
+        var x = ax
+        if ay < 0 { x -= ay * dxdy }
+        let firstRow = max(0, Int(ay.rounded(.down))), lastRow = min(height, Int(by.rounded(.up)))
+        guard firstRow < lastRow else { return }
+        minRow = min(minRow, firstRow); maxRow = max(maxRow, lastRow - 1)
+        for row in firstRow..<lastRow {
+            let line = row * stride
+            let dy = min(Double(row + 1), by) - max(Double(row), ay)
+            let xnext = x + dxdy * dy
+            let d = dy * dir
+            let (l, r) = x < xnext ? (x, xnext) : (xnext, x)
+            let lFloor = l.rounded(.down)
+            let li = Int(lFloor)
+            let rCeil = r.rounded(.up)
+            let ri = Int(rCeil)
+            minColumn = min(minColumn, li); maxColumn = max(maxColumn, ri + 1)
+            if ri <= li + 1 {
+                let xmf = 0.5 * (x + xnext) - lFloor
+                cells[line + li] += Float(d - d * xmf)
+                cells[line + li + 1] += Float(d * xmf)
+            } else {
+                let s = 1 / (r - l)
+                let lf = l - lFloor
+                let a0 = 0.5 * s * (1 - lf) * (1 - lf)
+                let rf = r - rCeil + 1
+                let am = 0.5 * s * rf * rf
+                cells[line + li] += Float(d * a0)
+                if ri == li + 2 {
+                    cells[line + li + 1] += Float(d * (1 - a0 - am))
+                } else {
+                    let a1 = s * (1.5 - lf)
+                    cells[line + li + 1] += Float(d * (a1 - a0))
+                    for xi in (li + 2)..<(ri - 1) { cells[line + xi] += Float(d * s) }
+                    let a2 = a1 + Double(ri - li - 3) * s
+                    cells[line + ri - 1] += Float(d * (1 - a2 - am))
+                }
+                cells[line + ri] += Float(d * am)
+            }
+            x = xnext
+        }
+    }
+
+    /// The coverage of the element drawn since the last, composited over
+    /// the image in its colour and opacity; the cells are cleared.
+    mutating func composite(_ c: RGBColor, opacity: Double) {
+        close()
+        defer { minRow = .max; maxRow = -1; minColumn = .max; maxColumn = -1 }
+        guard minRow <= maxRow else { return }
+        let (r, g, b) = Self.channels(c)
+        let o = Float(min(max(opacity, 0), 1))
+        let from = max(0, minColumn), to = min(stride - 1, maxColumn)
+        for row in minRow...maxRow {
+            var sum: Float = 0
+            let line = row * stride
+            for x in from...to {
+                sum += cells[line + x]
+                cells[line + x] = 0
+                guard x < width else { continue }
+                let alpha = min(abs(sum), 1) * o
+                guard alpha > 0 else { continue }
+                let p = 4 * (row * width + x)
+                let keep = 1 - alpha
+                color[p] = r * alpha + color[p] * keep
+                color[p + 1] = g * alpha + color[p + 1] * keep
+                color[p + 2] = b * alpha + color[p + 2] * keep
+                color[p + 3] = alpha + color[p + 3] * keep
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import LoaderEngine
+@testable import Raster
+
+/// The encoders against published check values, and the rasteriser against
+/// areas known from geometry. (Decoders no one here wrote, Python's zlib,
+/// Pillow and pngcheck, read what they write in Tests/system/pictures_test.py.)
+struct ChecksumTests {
+    @Test func crc32AndAdler32CheckValues() {
+        // The check values every CRC-32 and Adler-32 implementation publishes.
+        #expect(Checksum.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Checksum.crc32([UInt8]()) == 0)
+        #expect(Checksum.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        #expect(Checksum.adler32([]) == 1)
+        // Continuing a CRC is the CRC of the whole.
+        #expect(Checksum.crc32(Array("456789".utf8), continuing: Checksum.crc32(Array("123".utf8))) == 0xCBF4_3926)
+        // 5,552-byte stretches: no overflow on a long run of 0xFF.
+        let ones = [UInt8](repeating: 0xFF, count: 100_000)
+        var a: UInt64 = 1, b: UInt64 = 0
+        for byte in ones { a = (a + UInt64(byte)) % 65521; b = (b + a) % 65521 }
+        #expect(Checksum.adler32(ones) == UInt32(b << 16 | a))
+    }
+}
+
+struct HuffmanTests {
+    @Test func canonicalCodesAreRFC1951s() {
+        // RFC 1951 3.2.2's example: lengths (3, 3, 3, 3, 3, 2, 4, 4) give
+        // 010, 011, 100, 101, 110, 00, 1110, 1111.
+        #expect(Huffman.codes([3, 3, 3, 3, 3, 2, 4, 4]) == [0b010, 0b011, 0b100, 0b101, 0b110, 0b00, 0b1110, 0b1111])
+    }
+
+    @Test func lengthsAreLimitedAndComplete() {
+        // Fibonacci counts make the deepest optimal code; 15 bits at most.
+        var counts = [1, 1]
+        while counts.count < 40 { counts.append(counts[counts.count - 1] + counts[counts.count - 2]) }
+        let lengths = Huffman.lengths(counts, limit: 15)
+        #expect(lengths.max()! <= 15)
+        // Kraft: a complete prefix code sums to exactly 1.
+        let kraft = lengths.reduce(0.0) { $0 + pow(2, -Double($1)) }
+        #expect(abs(kraft - 1) < 1e-12)
+        #expect(Huffman.lengths([0, 5, 0], limit: 15) == [0, 1, 0])
+    }
+}
+
+struct RasteriserTests {
+    func coverage(_ r: Rasteriser) -> [Double] {
+        (0..<(r.width * r.height)).map { Double(r.color[4 * $0 + 3]) }
+    }
+
+    @Test func anAxisAlignedRectCoversExactlyItsOverlap() {
+        // A 3.3 × 2.6 rect centred at (4.15, 3.05): each pixel's coverage is
+        // the overlap of [2.5, 5.8] × [1.75, 4.35] with the pixel's square.
+        var r = Rasteriser(width: 8, height: 6, scale: 1, background: nil)
+        var e = Element(id: ElementID("r"), shape: .rect, x: 4.15, y: 3.05, diameter: 0, scale: 1, opacity: 1, color: RGBColor(rgb: 0xFFFFFF))
+        e.width = 3.3; e.height = 2.6
+        r.draw(e)
+        let got = coverage(r)
+        for y in 0..<6 {
+            for x in 0..<8 {
+                let ox = max(0, min(Double(x + 1), 5.8) - max(Double(x), 2.5))
+                let oy = max(0, min(Double(y + 1), 4.35) - max(Double(y), 1.75))
+                #expect(abs(got[y * 8 + x] - ox * oy) < 1e-5, "pixel \(x), \(y)")
+            }
+        }
+    }
+
+    @Test func shapesCoverTheirAreas() {
+        // Total coverage is the shape's area (inside the image): circles,
+        // a turned square, a ring and its half, a segment.
+        func total(_ e: Element, size: Int = 64) -> Double {
+            var r = Rasteriser(width: size, height: size, scale: 1, background: nil)
+            r.draw(e)
+            return coverage(r).reduce(0, +)
+        }
+        func element(_ shape: Shape, diameter: Double = 0) -> Element {
+            Element(id: ElementID("e"), shape: shape, x: 31.7, y: 32.2, diameter: diameter, scale: 1, opacity: 1, color: RGBColor(rgb: 0))
+        }
+        #expect(abs(total(element(.circle, diameter: 40)) - .pi * 400) < 0.05)
+        var square = element(.rect)
+        square.width = 20; square.height = 20; square.rotation = 0.3
+        #expect(abs(total(square) - 400) < 1e-3)
+        var rounded = square
+        rounded.cornerRadius = 5                                   // four quarter circles less than the corners
+        #expect(abs(total(rounded) - (400 - (4 - .pi) * 25)) < 0.05)
+        var ring = element(.ring, diameter: 40)
+        ring.lineWidth = 6
+        #expect(abs(total(ring) - .pi * (23 * 23 - 17 * 17)) < 0.05)
+        ring.strokeStart = 0.125; ring.strokeEnd = 0.625               // half, butt ends
+        #expect(abs(total(ring) - .pi * (23 * 23 - 17 * 17) / 2) < 0.05)
+        ring.lineCap = .round                                          // two half discs more
+        #expect(abs(total(ring) - (.pi * (23 * 23 - 17 * 17) / 2 + .pi * 9)) < 0.05)
+        var segment = element(.segment, diameter: 40)
+        segment.arc = 2 * .pi / 3                                      // r²/2 (θ − sin θ)
+        #expect(abs(total(segment) - 200 * (2 * .pi / 3 - sin(2 * .pi / 3))) < 0.05)
+        // Half outside the image: only the inside counts.
+        var edge = element(.rect)
+        edge.x = 0; edge.width = 10; edge.height = 10
+        #expect(abs(total(edge) - 50) < 1e-4)
+    }
+
+    @Test func compositingIsSourceOverInSRGB() {
+        // 50 % red over opaque blue: (0.5, 0, 0.5) in sRGB values, as browsers blend.
+        var r = Rasteriser(width: 4, height: 4, scale: 1, background: RGBColor(rgb: 0x0000FF))
+        var e = Element(id: ElementID("r"), shape: .rect, x: 2, y: 2, diameter: 0, scale: 1, opacity: 0.5, color: RGBColor(rgb: 0xFF0000))
+        e.width = 4; e.height = 4
+        r.draw(e)
+        let px = r.image.pixels
+        #expect(Array(px[0..<4]) == [128, 0, 128, 255] || Array(px[0..<4]) == [127, 0, 128, 255])
+        // On nothing: the colour itself at half alpha (not premultiplied).
+        var clear = Rasteriser(width: 4, height: 4, scale: 2, background: nil)
+        e.x = 1; e.y = 1; e.width = 2; e.height = 2
+        clear.draw(e)
+        #expect(Array(clear.image.pixels[0..<4]) == [255, 0, 0, 128])
+    }
+}
+
+struct PNGTests {
+    @Test func aPNGIsItsChunks() {
+        let image = RGBAImage(width: 3, height: 2, pixels: [UInt8](repeating: 7, count: 24))
+        let png = PNG.encode(image)
+        #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR: length 13, then width 3, height 2, 8-bit RGBA.
+        #expect(Array(png[8..<16]) == [0, 0, 0, 13] + Array("IHDR".utf8))
+        #expect(Array(png[16..<29]) == [0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
+        #expect(Array(png.suffix(12)) == [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])   // IEND's well-known CRC
+    }
+}
