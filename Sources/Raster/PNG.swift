@@ -59,33 +59,39 @@ public enum PNG {
     /// The rows, each after its filter-type byte.
     static func filtered(_ image: RGBAImage) -> [UInt8] {
         let stride = image.width * 4
-        var out = [UInt8]()
-        out.reserveCapacity((stride + 1) * image.height)
-        var candidate = [[UInt8]](repeating: [UInt8](repeating: 0, count: stride), count: 5)
+        var out = [UInt8](repeating: 0, count: (stride + 1) * image.height)
         image.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<image.height {
-                let row = y * stride, up = (y - 1) * stride
-                for x in 0..<stride {
-                    let a = x >= 4 ? Int(px[row + x - 4]) : 0
-                    let b = y > 0 ? Int(px[up + x]) : 0
-                    let c = x >= 4 && y > 0 ? Int(px[up + x - 4]) : 0
-                    let v = Int(px[row + x])
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                    let paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                    candidate[0][x] = UInt8(v)
-                    candidate[1][x] = UInt8(truncatingIfNeeded: v - a)
-                    candidate[2][x] = UInt8(truncatingIfNeeded: v - b)
-                    candidate[3][x] = UInt8(truncatingIfNeeded: v - (a + b) / 2)
-                    candidate[4][x] = UInt8(truncatingIfNeeded: v - paeth)
+            out.withUnsafeMutableBufferPointer { o in
+                let zero = [UInt8](repeating: 0, count: stride)
+                zero.withUnsafeBufferPointer { zeros in
+                    for y in 0..<image.height {
+                        let row = UnsafeBufferPointer(rebasing: px[(y * stride)..<((y + 1) * stride)])
+                        let up = y > 0 ? UnsafeBufferPointer(rebasing: px[((y - 1) * stride)..<(y * stride)]) : zeros
+                        // Each filter's byte at x (a: left, b: up, c: up-left).
+                        @inline(__always) func filteredByte(_ f: Int, _ x: Int) -> UInt8 {
+                            let v = Int(row[x])
+                            let a = x >= 4 ? Int(row[x - 4]) : 0, b = Int(up[x]), c = x >= 4 ? Int(up[x - 4]) : 0
+                            switch f {
+                            case 0: return UInt8(v)
+                            case 1: return UInt8(truncatingIfNeeded: v - a)
+                            case 2: return UInt8(truncatingIfNeeded: v - b)
+                            case 3: return UInt8(truncatingIfNeeded: v - (a + b) / 2)
+                            default:
+                                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                                return UInt8(truncatingIfNeeded: v - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c))
+                            }
+                        }
+                        var best = 0, bestSum = Int.max
+                        for f in 0..<5 {
+                            var sum = 0
+                            for x in 0..<stride where sum < bestSum { sum += abs(Int(Int8(bitPattern: filteredByte(f, x)))) }
+                            if sum < bestSum { best = f; bestSum = sum }
+                        }
+                        let base = y * (stride + 1)
+                        o[base] = UInt8(best)
+                        for x in 0..<stride { o[base + 1 + x] = filteredByte(best, x) }
+                    }
                 }
-                var best = 0, bestSum = Int.max
-                for f in 0..<5 {
-                    var sum = 0
-                    for byte in candidate[f] { sum += abs(Int(Int8(bitPattern: byte))) }
-                    if sum < bestSum { best = f; bestSum = sum }
-                }
-                out.append(UInt8(best))
-                out += candidate[best]
             }
         }
         return out

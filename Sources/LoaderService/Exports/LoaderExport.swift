@@ -27,20 +27,24 @@ protocol LoaderExport: Sendable {
     var schema: String { get }
 
     /// Refuses what would cost too much before any work starts, and says
-    /// how much work it takes besides computing frames (in frame-cost
-    /// units, docs/LOADERS.md): 0 for an answer light enough to make on
-    /// the event loop.
-    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int
+    /// how much work it takes besides sampling a loop (in frame-cost units,
+    /// docs/LOADERS.md): 0 for an answer light enough to make on the event
+    /// loop. `duration` is the loop's (0 for one frame).
+    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int
 
     /// The bytes of a loop (`reduced` when `needsReducedLoop`).
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8]
     /// The bytes of one frame.
     func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8]
+    /// The bytes of the loop's frames: `duration` seconds of `loader` from `start`.
+    func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8]
 }
 
 enum ExportSource {
     /// A loop from `from` (default: once every element has started).
     case loop
+    /// The loop's frames at a frame rate, from `from`.
+    case frames
     /// One frame at `t`, with the loader's events.
     case frame
 }
@@ -60,7 +64,8 @@ extension LoaderExport {
     var options: [ExportOption] { [] }
     var needsReducedLoop: Bool { false }
     var schema: String { #"{"type":"string"}"# }
-    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int { 0 }
+    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int { 0 }
+    func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] { [] }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] { [] }
     func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] { [] }
 }
@@ -70,6 +75,8 @@ extension LoaderService {
     static let exports: [any LoaderExport] = [
         SVGFrameExport(),
         PNGFrameExport(),
+        AnimatedPNGExport(),
+        GIFExport(),
         SVGAnimationExport(),
         LottieExport(),
         CSSExport(),

@@ -8,7 +8,7 @@ extension LoaderService {
     func serve(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         switch export.source {
         case .frame: return try frame(export, definition, request, peer: peer)
-        case .loop: return try loop(export, definition, request, peer: peer)
+        case .loop, .frames: return try loop(export, definition, request, peer: peer)
         }
     }
 
@@ -25,7 +25,7 @@ extension LoaderService {
         do { loader = try definition.configure(query.loaderItems) } catch { throw ServiceError(error) }
         let explicit = try query.time("t")
         let freshness: Caching.Freshness = explicit != nil ? .immutable : .revalidate
-        let work = try export.work(loader, options: options)
+        let work = try export.work(loader, duration: 0, options: options)
         guard work > 0 else {
             return try picture(export.write(loader.frame(at: explicit ?? 0), background: definition.background, options: options), request,
                                freshness: freshness, mediaType: export.mediaType, contentType: export.contentType)
@@ -63,7 +63,8 @@ extension LoaderService {
     func loop(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         var from: Double?
         let options = try exportOptions(export, request)
-        for item in request.query where FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name }) {
+        for item in request.query where options[item.name] == nil
+                && (FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name })) {
             if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
             if item.name == "from" && from == nil {
                 do { from = try TimeValue.parse("from", item.value) } catch { throw ServiceError(error) }
@@ -84,6 +85,24 @@ extension LoaderService {
         guard Negotiation.accepts(request, export.mediaType) else {
             throw ServiceError.notAcceptable(export.mediaType)
         }
+        let ifNoneMatch = request.headers["if-none-match"]
+        let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
+        if export.source == .frames {
+            // The loop's frames at a frame rate: its length first (cheap), then the work checked.
+            let steady: SteadyLoop
+            do { steady = try SteadyLoop(definition, parameters: items) } catch { throw ServiceError(error) }
+            let work = try export.work(steady.loader, duration: steady.duration, options: options)
+            guard work <= configuration.maxWorkPerRequest else {
+                throw ServiceError(.badRequest, "too_costly",
+                                   "this animation would cost \(work) units of work; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
+            }
+            return runHeavy(for: client) { [self, from, options] _ in
+                let body = export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
+                                        background: definition.background, options: options)
+                animations.withLock { $0[key] = body }
+                return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
+            }
+        }
         // An export that needs the reduced-motion loop builds it too.
         let frames = SampledLoop.maxFrames * (export.needsReducedLoop ? 2 : 1)
         let (work, overflow) = loader.frameCost.multipliedReportingOverflow(by: frames)
@@ -91,9 +110,8 @@ extension LoaderService {
             throw ServiceError(.badRequest, "too_costly",
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
-        let ifNoneMatch = request.headers["if-none-match"]
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self, from, options] _ in
+        return runHeavy(for: client) { [self, from, options] _ in
             guard let loop = try? SampledLoop.loop(for: definition, parameters: items, from: from),
                   let reduced = export.needsReducedLoop
                     ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)

@@ -13,8 +13,8 @@ struct PNGFrameExport: LoaderExport {
     func summary(_ label: String, loop: String) -> String {
         "One \(label) frame as a PNG of the canvas × dpr pixels (8-bit RGBA; each pixel's coverage computed from the shapes' geometry), on the loader's background or transparent. At most \(PictureSize.maxPixels) pixels."
     }
-    func work(_ loader: ConfiguredLoader, options: [String: String]) throws -> Int {
-        try PictureSize(loader, options).work
+    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
+        try PictureSize(loader, options).work(frames: 1)
     }
     func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] {
         PNG.encode(Rasteriser.image(frame, scale: PictureSize.dpr(options), background: background))
@@ -36,9 +36,16 @@ struct PictureSize {
     static func dpr(_ options: [String: String]) -> Double { options["dpr"].flatMap(Double.init) ?? 2 }
 
     let width: Int, height: Int
-    /// Drawing it: each element's cells over at most the whole picture,
-    /// 16 pixels a frame-cost unit.
-    let work: Int
+    let frameCost: Int
+
+    /// Drawing `frames` frames and encoding them: per frame, its cost, and
+    /// as much again per 256 pixels (an element's cells can cover them
+    /// all), and a unit per 64 pixels encoded.
+    func work(frames: Int) -> Int {
+        let pixels = width * height
+        let (w, overflow) = frames.multipliedReportingOverflow(by: frameCost * (1 + pixels / 256) + pixels / 64)
+        return overflow ? .max : max(1, w)
+    }
 
     init(_ loader: ConfiguredLoader, _ options: [String: String]) throws {
         let scale = Self.dpr(options)
@@ -49,6 +56,6 @@ struct PictureSize {
             throw ServiceError(.badRequest, "too_large",
                                "the picture would be \(width) × \(height) pixels; at most \(Self.maxPixels) pixels (a smaller dpr or scale)")
         }
-        work = max(1, pixels / 16) * max(1, loader.frameCost)
+        frameCost = max(1, loader.frameCost)
     }
 }

@@ -1,0 +1,72 @@
+import LoaderEngine
+import Raster
+
+/// `animation.gif`: the loop as an animated GIF that loops for ever: one
+/// palette for the loop, transparent where nothing is drawn (unless the
+/// loader has a background), edges blended against `matte` when given;
+/// delays in hundredths of a second that add up to the loop's length.
+struct GIFExport: LoaderExport {
+    let file = "animation.gif"
+    let title = "Animated GIF"
+    let mediaType = "image/gif"
+    let source = ExportSource.frames
+    let operationName = "AnimationGIF"
+    let options = [
+        PictureSize.dprOption, FrameTimes.fpsOption(max: 50),
+        ExportOption(name: "matte", summary: "A colour (#RRGGBB) to blend partly covered pixels against, for a page of that colour; without it a pixel at least half covered shows its colour, and the rest is transparent.",
+                     schema: #"{"type":"string","pattern":"^#?[0-9A-Fa-f]{6}$"}"#) { value in
+            RGBColor(parsing: value) == nil ? "matte must be a colour, #RRGGBB" : nil
+        },
+    ]
+    func summary(_ label: String, loop: String) -> String {
+        "An animated GIF of \(label): \(loop), at fps frames a second (default 50, at most 50: browsers slow faster GIFs) and dpr pixels a point (default 2, lowered to fit a long or large loop within the limit); one palette of at most 256 colours; frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
+    }
+    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
+        let options = FrameTimes.sized(loader, duration: duration, options)
+        let size = try PictureSize(loader, options)
+        // Each frame is drawn twice: once for the palette, once to write.
+        return 2 * size.work(frames: try FrameTimes(duration: duration, options: options, size: size).count)
+    }
+    func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] {
+        let options = FrameTimes.sized(loader, duration: duration, options)
+        guard let size = try? PictureSize(loader, options),
+              let times = try? FrameTimes(duration: duration, options: options, size: size) else { return [] }
+        let scale = PictureSize.dpr(options)
+        let matte = options["matte"].flatMap { RGBColor(parsing: $0) }
+        /// A pixel as a GIF shows it: a colour, or nothing (nil).
+        func shown(_ px: ArraySlice<UInt8>) -> UInt32? {
+            let i = px.startIndex
+            let a = Int(px[i + 3])
+            if background != nil || a == 255 { return UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]) }
+            guard a > 0 else { return nil }
+            if let matte {
+                let blend = { (c: UInt8, m: UInt32) in UInt32((Double(c) * Double(a) + Double(m) * Double(255 - a)) / 255 + 0.5) }
+                return blend(px[i], matte.rgb >> 16) << 16 | blend(px[i + 1], matte.rgb >> 8 & 0xFF) << 8 | blend(px[i + 2], matte.rgb & 0xFF)
+            }
+            return a >= 128 ? UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]) : nil
+        }
+        func image(_ i: Int) -> RGBAImage { Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background) }
+        // The palette from every frame's colours, then the frames in it.
+        var counts: [UInt32: Int] = [:]
+        var transparency = false
+        for i in 0..<times.count {
+            let px = image(i).pixels
+            for p in stride(from: 0, to: px.count, by: 4) {
+                if let c = shown(px[p..<(p + 4)]) { counts[c, default: 0] += 1 } else { transparency = true }
+            }
+        }
+        var palette = GIF.palette(counts, transparency: transparency)
+        var frames: [GIF.Frame] = []
+        for (i, delay) in times.delays(unitsPerSecond: 100).enumerated() {
+            let px = image(i).pixels
+            var indices = [UInt8](repeating: 0, count: px.count / 4)
+            for p in stride(from: 0, to: px.count, by: 4) { indices[p / 4] = palette.index(shown(px[p..<(p + 4)])) }
+            if let last = frames.last, last.indices == indices {
+                frames[frames.count - 1].delay += delay
+            } else {
+                frames.append(GIF.Frame(indices: indices, delay: delay))
+            }
+        }
+        return GIF.encode(width: size.width, height: size.height, palette: palette, frames: frames)
+    }
+}

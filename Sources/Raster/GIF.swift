@@ -1,0 +1,161 @@
+/// Animated GIFs, written here: one palette of at most 256 colours for
+/// the whole loop (median cut over every frame's colours, weighted by how
+/// often each shows), LZW-coded frames, a loop that plays for ever.
+public enum GIF {
+    /// A frame's pixels as palette indices, and how long it shows in
+    /// hundredths of a second.
+    public struct Frame {
+        public var indices: [UInt8]
+        public var delay: Int
+        public init(indices: [UInt8], delay: Int) { self.indices = indices; self.delay = delay }
+    }
+
+    /// The palette (RGB triples) and whether index `transparent` is clear.
+    public struct Palette {
+        public var colors: [(UInt8, UInt8, UInt8)]
+        public var transparent: Int?
+        /// The nearest palette entry of each colour asked before.
+        var nearest: [UInt32: UInt8] = [:]
+
+        /// The index of `rgb` (0xRRGGBB), or the transparent one for nil.
+        public mutating func index(_ rgb: UInt32?) -> UInt8 {
+            guard let rgb else { return UInt8(transparent ?? 0) }
+            if let i = nearest[rgb] { return i }
+            let r = Int(rgb >> 16), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
+            var best = 0, bestDistance = Int.max
+            for (i, c) in colors.enumerated() where i != transparent {
+                let dr = r - Int(c.0), dg = g - Int(c.1), db = b - Int(c.2)
+                let d = dr * dr + dg * dg + db * db
+                if d < bestDistance { best = i; bestDistance = d }
+            }
+            nearest[rgb] = UInt8(best)
+            return UInt8(best)
+        }
+    }
+
+    /// A palette for colours shown `counts` times each (0xRRGGBB), with a
+    /// transparent entry when `transparency`: median cut, each box split at
+    /// the weighted median of its widest channel, each entry its box's
+    /// weighted mean.
+    public static func palette(_ counts: [UInt32: Int], transparency: Bool) -> Palette {
+        let room = transparency ? 255 : 256
+        var boxes: [[(UInt32, Int)]] = [counts.map { ($0.key, $0.value) }]
+        func channel(_ c: UInt32, _ k: Int) -> Int { Int(c >> UInt32(16 - 8 * k) & 0xFF) }
+        func widest(_ box: [(UInt32, Int)]) -> (channel: Int, range: Int) {
+            var best = (0, -1)
+            for k in 0..<3 {
+                var lo = 255, hi = 0
+                for (c, _) in box { let v = channel(c, k); lo = min(lo, v); hi = max(hi, v) }
+                if hi - lo > best.1 { best = (k, hi - lo) }
+            }
+            return best
+        }
+        while boxes.count < room {
+            // The box with the widest channel, weighted by its pixels.
+            var pick = -1, score = 0
+            for (i, box) in boxes.enumerated() where box.count > 1 {
+                let w = widest(box), pixels = box.reduce(0) { $0 + $1.1 }
+                let s = w.range * max(1, Int(Double(pixels).squareRoot()))
+                if s > score { pick = i; score = s }
+            }
+            guard pick >= 0 else { break }
+            let k = widest(boxes[pick]).channel
+            let sorted = boxes[pick].sorted { channel($0.0, k) < channel($1.0, k) }
+            let total = sorted.reduce(0) { $0 + $1.1 }
+            var running = 0, cut = 1
+            for (i, entry) in sorted.enumerated() {
+                running += entry.1
+                if running * 2 >= total { cut = min(max(i + 1, 1), sorted.count - 1); break }
+            }
+            boxes[pick] = Array(sorted[..<cut])
+            boxes.append(Array(sorted[cut...]))
+        }
+        var colors: [(UInt8, UInt8, UInt8)] = boxes.filter { !$0.isEmpty }.map { box in
+            let total = Double(box.reduce(0) { $0 + $1.1 })
+            var sum = (0.0, 0.0, 0.0)
+            for (c, n) in box {
+                sum.0 += Double(channel(c, 0) * n); sum.1 += Double(channel(c, 1) * n); sum.2 += Double(channel(c, 2) * n)
+            }
+            return (UInt8((sum.0 / total).rounded()), UInt8((sum.1 / total).rounded()), UInt8((sum.2 / total).rounded()))
+        }
+        if colors.isEmpty { colors = [(0, 0, 0)] }
+        var transparent: Int? = nil
+        if transparency { transparent = colors.count; colors.append((0, 0, 0)) }
+        return Palette(colors: colors, transparent: transparent)
+    }
+
+    /// The file: `width` × `height`, the palette, the frames, looping for ever.
+    public static func encode(width: Int, height: Int, palette: Palette, frames: [Frame]) -> [UInt8] {
+        var bits = 1
+        while 1 << bits < palette.colors.count { bits += 1 }
+        var out = Array("GIF89a".utf8)
+        out += le16(width) + le16(height)
+        out += [0xF0 | UInt8(bits - 1), 0, 0]              // a global table of 2^bits colours, 8-bit colour
+        for i in 0..<(1 << bits) {
+            let c = i < palette.colors.count ? palette.colors[i] : (0, 0, 0)
+            out += [c.0, c.1, c.2]
+        }
+        // NETSCAPE2.0: loop for ever.
+        out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for frame in frames {
+            // Graphic control: each frame replaces the whole canvas (with
+            // transparency, the last is cleared first).
+            let disposal: UInt8 = palette.transparent != nil ? 2 : 1
+            out += [0x21, 0xF9, 4, disposal << 2 | (palette.transparent != nil ? 1 : 0)]
+            out += le16(frame.delay) + [UInt8(palette.transparent ?? 0), 0]
+            out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0]
+            let minimum = max(2, bits)
+            out.append(UInt8(minimum))
+            let data = lzw(frame.indices, minimumCodeSize: minimum)
+            var start = 0
+            while start < data.count {
+                let end = min(start + 255, data.count)
+                out.append(UInt8(end - start))
+                out += data[start..<end]
+                start = end
+            }
+            out.append(0)
+        }
+        out.append(0x3B)
+        return out
+    }
+
+    static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+
+    /// GIF's LZW: codes least significant bit first, growing from
+    /// minimumCodeSize + 1 bits to 12, the table cleared when full.
+    static func lzw(_ indices: [UInt8], minimumCodeSize: Int) -> [UInt8] {
+        let clear = 1 << minimumCodeSize, end = clear + 1
+        var bits = BitWriter(capacity: indices.count / 2 + 16)
+        var table: [Int: Int] = [:]                  // (prefix code << 8 | byte) → code
+        table.reserveCapacity(4096)
+        var next = end + 1, width = minimumCodeSize + 1
+        bits.write(UInt32(clear), width)
+        guard var prefix = indices.first.map(Int.init) else {
+            bits.write(UInt32(end), width)
+            bits.align()
+            return bits.bytes
+        }
+        for byte in indices.dropFirst() {
+            let key = prefix << 8 | Int(byte)
+            if let code = table[key] { prefix = code; continue }
+            bits.write(UInt32(prefix), width)
+            if next < 4096 {
+                table[key] = next
+                // The decoder widens a step later than the table grows.
+                if next == 1 << width && width < 12 { width += 1 }
+                next += 1
+            } else {
+                bits.write(UInt32(clear), width)
+                table.removeAll(keepingCapacity: true)
+                next = end + 1
+                width = minimumCodeSize + 1
+            }
+            prefix = Int(byte)
+        }
+        bits.write(UInt32(prefix), width)
+        bits.write(UInt32(end), width)
+        bits.align()
+        return bits.bytes
+    }
+}
