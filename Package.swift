@@ -29,7 +29,7 @@ let package = Package(
         // The executable: flags, config file, signals.
         .executableTarget(name: "loaderd", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
-        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService"]),
+        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "Raster"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
         .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
         .testTarget(

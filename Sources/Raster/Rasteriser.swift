@@ -213,17 +213,19 @@ public struct Rasteriser {
     /// each row it crosses, the rest of its height carried to the right.
     mutating func cell(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         let (dir, ax, ay, bx, by): (Double, Double, Double, Double, Double) = y0 < y1 ? (1, x0, y0, x1, y1) : (-1, x1, y1, x0, y0)
-        guard by > 0, ay < Double(height) else { return }
-        let dxdy = (bx - ax) / (by - ay)
-        var x = ax
-        if ay < 0 { x -= ay * dxdy }
+        guard by > 0, ay < Double(height), by - ay > 1e-12 else { return }
+        // x where the segment is at height y, interpolated (stable however flat it is).
+        let (lowX, highX) = (min(ax, bx), max(ax, bx))
+        func xAt(_ y: Double) -> Double { min(max(ax + (bx - ax) * ((y - ay) / (by - ay)), lowX), highX) }
+        var x = ay < 0 ? xAt(0) : ax
         let firstRow = max(0, Int(ay.rounded(.down))), lastRow = min(height, Int(by.rounded(.up)))
         guard firstRow < lastRow else { return }
         minRow = min(minRow, firstRow); maxRow = max(maxRow, lastRow - 1)
         for row in firstRow..<lastRow {
             let line = row * stride
-            let dy = min(Double(row + 1), by) - max(Double(row), ay)
-            let xnext = x + dxdy * dy
+            let rowEnd = min(Double(row + 1), by)
+            let dy = rowEnd - max(Double(row), ay)
+            let xnext = rowEnd == by ? bx : xAt(rowEnd)
             let d = dy * dir
             let (l, r) = x < xnext ? (x, xnext) : (xnext, x)
             let lFloor = l.rounded(.down)

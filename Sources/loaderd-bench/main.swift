@@ -15,6 +15,8 @@ case "definitions":
     DefinitionBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "pictures":
     Pictures.run(arguments: Array(arguments.dropFirst()))
+case "zlib":
+    ZlibFilter.run()
 default:
-    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | wire [--iterations N] | svg | definitions | pictures [directory]")
+    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | wire [--iterations N] | svg | definitions | pictures [directory] | zlib < in > out")
 }

@@ -41,7 +41,7 @@ struct AnimatedPNGExport: LoaderExport {
 /// whole units, rounded so that the delays add up to the loop's length.
 struct FrameTimes {
     /// Pixels times frames, at most: what one animation may draw.
-    static let maxPixelFrames = 60_000_000
+    static let maxPixelFrames = 12_000_000
 
     static func fpsOption(max: Int) -> ExportOption {
         ExportOption(name: "fps", summary: "Frames a second: 1 to \(max) (default 50).",
@@ -68,13 +68,13 @@ struct FrameTimes {
     }
 
     /// The options with `dpr` given: 2 unless asked, lowered (to no less
-    /// than 1) where a long or large loop would pass `maxPixelFrames`.
+    /// than 0.5) where a long or large loop would pass `maxPixelFrames`.
     static func sized(_ loader: ConfiguredLoader, duration: Double, _ options: [String: String]) -> [String: String] {
         guard options["dpr"] == nil else { return options }
         let frames = Double(count(duration, options))
         let fit = (Double(maxPixelFrames) / (frames * max(loader.width * loader.height, 1))).squareRoot() * 0.98
         var sized = options
-        sized["dpr"] = String(min(2, max(1, (fit * 100).rounded(.down) / 100)))
+        sized["dpr"] = String(min(2, max(0.5, (fit * 100).rounded(.down) / 100)))
         return sized
     }
 

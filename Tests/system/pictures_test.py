@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Pictures made of pixels, read by decoders no one here wrote (run by
+.ci/run in a venv with Pillow and numpy, and Debian's pngcheck):
+
+1. DEFLATE: loaderd's zlib streams (`loaderd-bench zlib`) of empty, tiny,
+   random, constant, repetitive and skewed inputs decompress with Python's
+   zlib to the input.
+2. frames.png of every loader at three moments and dpr 1, 2 and 3: pngcheck
+   passes it, Pillow reads an RGBA image of ceil(canvas × dpr) pixels, and it
+   matches a plain 16 × 16 supersampling rasteriser written here from the
+   frame's JSON (circles, rects turned with rounded corners, rings with their
+   trim and caps, segments; source-over in sRGB values): at least 40 dB PSNR
+   on premultiplied RGBA, no channel more than 24/255 off.
+3. animation.png (APNG, fps 10, dpr 1, from 0) of every loader: pngcheck
+   passes it; Pillow reads its frames; the delays add up to the loop's
+   length (animation.css states it) to the millisecond; each frame matches
+   frames.png at its moment at 40 dB.
+4. animation.gif (fps 10, dpr 1, from 0): Pillow reads it, it loops for
+   ever, the delays add up to the loop's length to the hundredth, and each
+   frame is within its palette's reach of frames.png at its moment (30 dB on
+   opaque pixels).
+5. Limits: dpr 5, fps 61, a too large picture: 400 with a JSON error.
+
+    Tests/system/pictures_test.py path/to/loaderd path/to/loaderd-bench
+"""
+import io, json, math, os, re, subprocess, sys, tempfile, urllib.error, urllib.request, zlib
+
+import numpy as np
+from PIL import Image
+
+from loaderd_process import start_with_definitions
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAILED: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def get(base, path):
+    with urllib.request.urlopen(base + path, timeout=60) as r:
+        return r.read()
+
+
+# The reference: 16 × 16 samples a pixel, each inside a shape or not.
+
+def rgb(color):
+    return np.array([int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+
+
+def inside(e, px, py, k):
+    """Which sample points (pixels, k pixels a point) lie in element e."""
+    s = e["scale"] * k
+    dx, dy = px - e["x"] * k, py - e["y"] * k
+    rot = e.get("rotation", 0)
+    if e["shape"] == "circle":
+        return dx * dx + dy * dy <= (e["diameter"] * s / 2) ** 2
+    # Into the element's own axes.
+    lx = dx * math.cos(rot) + dy * math.sin(rot)
+    ly = -dx * math.sin(rot) + dy * math.cos(rot)
+    if e["shape"] == "rect":
+        w, h = e["width"] * s / 2, e["height"] * s / 2
+        r = min(e["cornerRadius"] * s, w, h)
+        qx, qy = np.abs(lx) - (w - r), np.abs(ly) - (h - r)
+        box = (np.abs(lx) <= w) & (np.abs(ly) <= h)
+        corner = (qx > 0) & (qy > 0)
+        return box & (~corner | (qx * qx + qy * qy <= r * r))
+    if e["shape"] == "segment":
+        r, half = e["diameter"] * s / 2, min(e["arc"], 2 * math.pi) / 2
+        return (lx * lx + ly * ly <= r * r) & (ly <= -r * math.cos(half))
+    # A ring: the band, where the clock angle (from 12, clockwise) is within the trim; caps.
+    r, half = e["diameter"] * s / 2, e["lineWidth"] * s / 2
+    length = min(e["strokeEnd"], 1) - max(e["strokeStart"], 0)
+    if length <= 0 or half <= 0:
+        return np.zeros_like(px, dtype=bool)
+    d = np.sqrt(lx * lx + ly * ly)
+    band = (d >= r - half) & (d <= r + half)
+    if length >= 1:
+        return band
+    angle = np.mod(np.arctan2(lx, -ly) - 2 * math.pi * e["strokeStart"], 2 * math.pi)
+    shape = band & (angle <= 2 * math.pi * length)
+    if e["lineCap"] == "round":
+        for a in (2 * math.pi * e["strokeStart"], 2 * math.pi * (e["strokeStart"] + length)):
+            cx, cy = r * math.sin(a), -r * math.cos(a)
+            shape |= (lx - cx) ** 2 + (ly - cy) ** 2 <= half * half
+    return shape
+
+
+def reference(frame, background, k):
+    """Premultiplied RGBA, 0…1, of a frame at k pixels a point."""
+    w, h = math.ceil(frame["width"] * k - 1e-9), math.ceil(frame["height"] * k - 1e-9)
+    n = 16
+    offsets = (np.arange(n) + 0.5) / n
+    ys, xs = np.mgrid[0:h, 0:w]
+    out = np.zeros((h, w, 4))
+    if background:
+        out[..., :3] = rgb(background)
+        out[..., 3] = 1
+    for e in frame["elements"]:
+        cover = np.zeros((h, w))
+        for oy in offsets:
+            for ox in offsets:
+                cover += inside(e, xs + ox, ys + oy, k)
+        alpha = (cover / (n * n) * e["opacity"])[..., None]
+        color = np.concatenate([rgb(e["color"]), [1.0]])
+        out = color * alpha + out * (1 - alpha)
+    return out
+
+
+def premultiplied(image):
+    a = np.asarray(image.convert("RGBA"), dtype=float) / 255
+    return np.concatenate([a[..., :3] * a[..., 3:4], a[..., 3:4]], axis=2)
+
+
+def psnr(a, b):
+    mse = float(np.mean((a - b) ** 2))
+    return math.inf if mse == 0 else 10 * math.log10(1 / mse)
+
+
+def pngcheck(data):
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as f:
+        f.write(data)
+    r = subprocess.run(["pngcheck", "-q", f.name], capture_output=True, text=True)
+    os.unlink(f.name)
+    return r.returncode == 0, (r.stdout + r.stderr).strip()
+
+
+def main():
+    binary, bench = sys.argv[1], sys.argv[2]
+
+    # 1. DEFLATE against zlib's inflate.
+    import random
+    random.seed(7)
+    inputs = [b"", b"a", os.urandom(70000), bytes(300000), b"loading... " * 9000,
+              bytes(random.choice(b"ab") for _ in range(100000)), bytes(range(256)) * 600,
+              bytes(random.getrandbits(3) for _ in range(150000))]
+    for data in inputs:
+        out = subprocess.run([bench, "zlib"], input=data, capture_output=True, check=True).stdout
+        check(zlib.decompress(out) == data, f"deflate: {len(data)} bytes -> {len(out)}, inflated by zlib to the same bytes")
+
+    server, base = start_with_definitions(binary)
+    try:
+        loaders = json.loads(get(base, "/loaders"))["loaders"]
+        # 2. frames.png against the reference.
+        worst = (math.inf, 0.0, "")
+        for entry in loaders:
+            name = entry["name"]
+            for t in (0.37, 1.1, 2.9):
+                frame = json.loads(get(base, f"/loaders/{name}/frames?t={t}"))
+                for dpr in (1, 2, 3):
+                    data = get(base, f"/loaders/{name}/frames.png?t={t}&dpr={dpr}")
+                    ok, text = pngcheck(data)
+                    if not ok:
+                        check(False, f"pngcheck {name} t={t} dpr={dpr}: {text}")
+                        continue
+                    image = Image.open(io.BytesIO(data))
+                    want = (math.ceil(frame["width"] * dpr - 1e-9), math.ceil(frame["height"] * dpr - 1e-9))
+                    if image.size != want or image.mode != "RGBA":
+                        check(False, f"{name} frames.png dpr={dpr}: {image.size} {image.mode}, want {want} RGBA")
+                        continue
+                    got, ref = premultiplied(image), reference(frame, entry.get("background"), dpr)
+                    p, off = psnr(got, ref), float(np.max(np.abs(got - ref))) * 255
+                    if p < worst[0]:
+                        worst = (p, off, f"{name} t={t} dpr={dpr}")
+                    if p < 40 or off > 24:
+                        check(False, f"{name} frames.png t={t} dpr={dpr}: {p:.1f} dB, {off:.0f}/255 at worst")
+        check(worst[0] >= 40, f"frames.png of {len(loaders)} loaders at 3 moments and dpr 1, 2, 3 against 16x16 supersampling: worst {worst[0]:.1f} dB ({worst[1]:.0f}/255 at worst) at {worst[2]}")
+
+        # 3 and 4. The animations against frames.png at each frame's moment:
+        # frames evenly spaced, N = the loop × fps rounded, frame j at j × loop / N
+        # (a frame that repeats the one before is merged into it).
+        for entry in loaders:
+            name = entry["name"]
+            css = get(base, f"/loaders/{name}/animation.css?from=0").decode()
+            duration = float(re.search(r"one loop of ([0-9.]+) s", css).group(1))
+            count = max(1, math.floor(duration * 10 + 0.5))
+            events = "&progress=0.3,0.9,1.4,1.8&finish=2.2" if name == "web" else ""   # the loop's sample page load
+            def moment(elapsed_ms):
+                return round(elapsed_ms / 1000 * count / duration) * duration / count
+            apng = get(base, f"/loaders/{name}/animation.png?fps=10&dpr=1&from=0")
+            ok, text = pngcheck(apng)
+            image = Image.open(io.BytesIO(apng))
+            frames, delays = [], []
+            for i in range(getattr(image, "n_frames", 1)):
+                image.seek(i)
+                frames.append(premultiplied(image))
+                delays.append(image.info.get("duration", 0))
+            total = sum(delays)
+            lowest, at = math.inf, 0.0
+            for i in (0, len(frames) // 2, len(frames) - 1):
+                t = moment(sum(delays[:i]))
+                want = premultiplied(Image.open(io.BytesIO(get(base, f"/loaders/{name}/frames.png?t={t}&dpr=1{events}"))))
+                p = psnr(frames[i], want)
+                if p < lowest: lowest, at = p, t
+            good = ok and abs(total - duration * 1000) < 1 and lowest >= 40
+            check(good, f"{name} animation.png: pngcheck {'ok' if ok else text}; {len(frames)} frames, {total:.0f} ms for a {duration} s loop; frames against frames.png: {lowest:.1f} dB at worst (t={at:.3f})")
+
+            gif = Image.open(io.BytesIO(get(base, f"/loaders/{name}/animation.gif?fps=10&dpr=1&from=0")))
+            gframes, gdelays = [], []
+            for i in range(getattr(gif, "n_frames", 1)):
+                gif.seek(i)
+                gframes.append(np.asarray(gif.convert("RGBA"), dtype=float) / 255)
+                gdelays.append(gif.info.get("duration", 0))
+            lowest = math.inf
+            for i in (0, len(gframes) // 2):
+                t = moment(sum(gdelays[:i]))
+                want = np.asarray(Image.open(io.BytesIO(get(base, f"/loaders/{name}/frames.png?t={t}&dpr=1{events}"))).convert("RGBA"), dtype=float) / 255
+                opaque = (gframes[i][..., 3] > 0) & (want[..., 3] > 0.999)
+                if opaque.any():
+                    lowest = min(lowest, psnr(gframes[i][opaque][:, :3], want[opaque][:, :3]))
+            good = gif.info.get("loop") == 0 and abs(sum(gdelays) - round(duration * 100) * 10) < 1 and lowest >= 30
+            check(good, f"{name} animation.gif: loops {gif.info.get('loop')}, {len(gframes)} frames, {sum(gdelays)} ms for {duration} s; opaque pixels against frames.png: {lowest:.1f} dB at worst")
+
+        # 5. Limits: refused before any work, with a JSON error.
+        for path in ("/loaders/typing/frames.png?dpr=5", "/loaders/typing/animation.gif?fps=61", "/loaders/web/frames.png?dpr=4",
+                     "/loaders/material-spinner/animation.png?dpr=4&fps=50", "/loaders/typing/animation.gif?matte=red"):
+            try:
+                get(base, path)
+                check(False, f"{path} was not refused")
+            except urllib.error.HTTPError as e:
+                body = json.loads(e.read())
+                check(e.code == 400 and "error" in body, f"{path}: {e.code} {body['error']['code']}: {body['error']['message']}")
+    finally:
+        server.terminate()
+        server.wait()
+    print("pictures: " + ("all passed" if not failures else f"{len(failures)} failed"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
