@@ -5,7 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(LoaderEngine)  // one module with it in the fuzz build
 import LoaderEngine
+#endif
 
 /// Frames drawn into pixels, written here. Each element's outline is
 /// flattened into straight segments within a thousandth of a pixel of the
@@ -78,7 +80,8 @@ public struct Rasteriser {
     public mutating func draw(_ e: Element) {
         let k = scale, s = e.scale * k
         let cx = e.x * k, cy = e.y * k
-        guard e.opacity > 0, s > 0 else { return }
+        guard e.opacity > 0, s > 0,
+              [cx, cy, s, e.diameter, e.width, e.height, e.cornerRadius, e.lineWidth, e.rotation, e.arc].allSatisfy(\.isFinite) else { return }
         switch e.shape {
         case .circle:
             let r = e.diameter * s / 2
@@ -129,8 +132,10 @@ public struct Rasteriser {
     /// Segments for an arc of radius r through `angle`, within `flatness`.
     static func steps(_ r: Double, _ angle: Double) -> Int {
         guard r > flatness else { return 1 }
-        let step = 2 * acos(1 - flatness / r)
-        return max(1, min(100_000, Int((abs(angle) / step).rounded(.up))))
+        // A radius so large that 1 − flatness/r is 1 takes the most steps.
+        let ratio = abs(angle) / (2 * acos(1 - flatness / r))
+        guard ratio.isFinite else { return 100_000 }
+        return max(1, Int(min(ratio.rounded(.up), 100_000)))
     }
 
     /// The path being drawn: its first point and the last.
@@ -218,7 +223,7 @@ public struct Rasteriser {
         let (lowX, highX) = (min(ax, bx), max(ax, bx))
         func xAt(_ y: Double) -> Double { min(max(ax + (bx - ax) * ((y - ay) / (by - ay)), lowX), highX) }
         var x = ay < 0 ? xAt(0) : ax
-        let firstRow = max(0, Int(ay.rounded(.down))), lastRow = min(height, Int(by.rounded(.up)))
+        let firstRow = Int(max(ay, 0).rounded(.down)), lastRow = Int(min(by, Double(height)).rounded(.up))
         guard firstRow < lastRow else { return }
         minRow = min(minRow, firstRow); maxRow = max(maxRow, lastRow - 1)
         for row in firstRow..<lastRow {
