@@ -182,7 +182,8 @@ def main():
                 for address in addresses:
                     address = address.replace("&amp;", "&")
                     try:
-                        urllib.request.urlopen(address, timeout=5).close()   # a stream answers with its head at once
+                        # A stream answers with its head at once; an animation of pixels takes seconds in a debug build.
+                        urllib.request.urlopen(address, timeout=60).close()
                     except Exception as e:
                         bad.append(f"{address}: {e}")
                 print(f"use it: {title}: follows the controls: {follows}, {len(addresses)} addresses, {len(bad)} failing")

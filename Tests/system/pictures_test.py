@@ -20,6 +20,11 @@
    frame is within its palette's reach of frames.png at its moment (30 dB on
    opaque pixels).
 5. Limits: dpr 5, fps 61, a too large picture: 400 with a JSON error.
+6. In Chromium: frames.png, animation.png and animation.gif of twelve
+   loaders decode (WebCodecs' ImageDecoder) at Pillow's size and frame
+   count; frames.png of every loader without rings or overlapping
+   translucent shapes, at two moments and dpr 1 and 2, against Chromium's
+   own frames.svg drawn at 8x and box-filtered down: 40 dB, 24/255.
 
     Tests/system/pictures_test.py path/to/loaderd path/to/loaderd-bench
 """
@@ -127,6 +132,77 @@ def pngcheck(data):
     return r.returncode == 0, (r.stdout + r.stderr).strip()
 
 
+def overlapping_translucency(frame):
+    boxes = []
+    for e in frame["elements"]:
+        if e["opacity"] >= 1:
+            continue
+        size = max(e.get("diameter", 0) + e.get("lineWidth", 0), math.hypot(e.get("width", 0), e.get("height", 0))) * e["scale"] / 2
+        boxes.append((e["x"] - size, e["y"] - size, e["x"] + size, e["y"] + size))
+    return any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def chromium_checks(base, loaders):
+    import base64, tempfile
+    from browser_test import chromium
+    from cdp import Browser
+    with Browser(chromium(), tempfile.mkdtemp()) as browser:
+        # Size and frame count as Chromium decodes them.
+        page = browser.open(base + "/healthz")
+        page.wait_for("document.readyState === 'complete'", 10)
+        mismatches, decoded = [], 0
+        for entry in loaders[:12]:
+            name = entry["name"]
+            for file, kind in (("frames.png?t=0.5&dpr=2", "image/png"), ("animation.png?fps=10&dpr=1", "image/png"), ("animation.gif?fps=10&dpr=1", "image/gif")):
+                url = f"/loaders/{name}/{file}"
+                got = page.evaluate(f"""(async () => {{
+                    const bytes = await (await fetch("{url}")).arrayBuffer();
+                    const d = new ImageDecoder({{ data: bytes, type: "{kind}" }});
+                    await d.tracks.ready;
+                    const first = await d.decode({{ frameIndex: 0 }});
+                    return [first.image.displayWidth, first.image.displayHeight, d.tracks.selectedTrack.frameCount];
+                }})()""", await_promise=True)
+                image = Image.open(io.BytesIO(get(base, url)))
+                want = [image.size[0], image.size[1], getattr(image, "n_frames", 1)]
+                decoded += 1
+                if got != want:
+                    mismatches.append(f"{url}: Chromium {got}, Pillow {want}")
+        check(not mismatches, f"Chromium decodes {decoded} pictures of {min(len(loaders), 12)} loaders at their size and frame count {mismatches[:3]}")
+
+        # frames.png against Chromium at 8x.
+        worst, compared = (math.inf, 0.0, ""), 0
+        for entry in loaders:
+            name = entry["name"]
+            for t, dpr in ((0.6, 1), (1.3, 2)):
+                frame = json.loads(get(base, f"/loaders/{name}/frames?t={t}"))
+                # frames.svg draws every ring as a dash of a pathLength-1 circle, which Chromium places up to about 2° off.
+                if any(e["shape"] == "ring" for e in frame["elements"]) or overlapping_translucency(frame):
+                    continue
+                svg = get(base, f"/loaders/{name}/frames.svg?t={t}").decode()
+                vx, vy, vw, vh = [float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]
+                w, h = math.ceil(frame["width"] * dpr - 1e-9), math.ceil(frame["height"] * dpr - 1e-9)
+                # The SVG itself as the page, 8 × dpr device pixels a point; the canvas cut out of it.
+                shot = browser.open(f"{base}/loaders/{name}/frames.svg?t={t}", device=(math.ceil(vw), math.ceil(vh), 8 * dpr, False))
+                shot.wait_for("document.readyState === 'complete' ? 1 : 0", 10)
+                browser.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}}, session=shot.session)
+                data = browser.send("Page.captureScreenshot", {"format": "png", "clip": {"x": -vx, "y": -vy, "width": frame["width"], "height": frame["height"], "scale": 1}},
+                                    session=shot.session)["data"]
+                browser.send("Target.closeTarget", {"targetId": browser.send("Target.getTargetInfo", session=shot.session)["targetInfo"]["targetId"]})
+                big = premultiplied(Image.open(io.BytesIO(base64.b64decode(data))))
+                if big.shape[0] < 8 * h or big.shape[1] < 8 * w:
+                    check(False, f"{name}: screenshot {big.shape} for {w}x{h} at 8x")
+                    continue
+                reference_8x = big[:8 * h, :8 * w].reshape(h, 8, w, 8, 4).mean(axis=(1, 3))
+                got = premultiplied(Image.open(io.BytesIO(get(base, f"/loaders/{name}/frames.png?t={t}&dpr={dpr}"))))
+                p, off = psnr(got, reference_8x), float(np.max(np.abs(got - reference_8x))) * 255
+                compared += 1
+                if p < worst[0]:
+                    worst = (p, off, f"{name} t={t} dpr={dpr}")
+                if p < 40 or off > 24:
+                    check(False, f"{name} frames.png t={t} dpr={dpr} against Chromium at 8x: {p:.1f} dB, {off:.0f}/255 at worst")
+        check(compared > 30 and worst[0] >= 40, f"frames.png against Chromium's frames.svg at 8x box-filtered, {compared} pictures: worst {worst[0]:.1f} dB ({worst[1]:.0f}/255) at {worst[2]}")
+
+
 def main():
     binary, bench = sys.argv[1], sys.argv[2]
 
@@ -212,6 +288,14 @@ def main():
                     lowest = min(lowest, psnr(gframes[i][opaque][:, :3], want[opaque][:, :3]))
             good = gif.info.get("loop") == 0 and abs(sum(gdelays) - round(duration * 100) * 10) < 1 and lowest >= 30
             check(good, f"{name} animation.gif: loops {gif.info.get('loop')}, {len(gframes)} frames, {sum(gdelays)} ms for {duration} s; opaque pixels against frames.png: {lowest:.1f} dB at worst")
+
+        # 6. In Chromium: each picture loads as an image of its size and
+        # frame count (WebCodecs' ImageDecoder); frames.png against Chromium's
+        # own drawing of frames.svg at 8x, box-filtered down (where there is
+        # no ring, whose dashes Chromium places up to 2° off, and no
+        # translucent shapes overlap: there the supersampling reference above
+        # is the one).
+        chromium_checks(base, loaders)
 
         # 5. Limits: refused before any work, with a JSON error.
         for path in ("/loaders/typing/frames.png?dpr=5", "/loaders/typing/animation.gif?fps=61", "/loaders/web/frames.png?dpr=4",

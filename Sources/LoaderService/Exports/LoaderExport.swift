@@ -25,6 +25,9 @@ protocol LoaderExport: Sendable {
     func summary(_ label: String, loop: String) -> String
     /// The 200 answer's schema.
     var schema: String { get }
+    /// Whether it is built off the event loop (and may be refused as
+    /// heavy work is: 429, 503).
+    var heavy: Bool { get }
 
     /// Refuses what would cost too much before any work starts, and says
     /// how much work it takes besides sampling a loop (in frame-cost units,
@@ -64,6 +67,7 @@ extension LoaderExport {
     var options: [ExportOption] { [] }
     var needsReducedLoop: Bool { false }
     var schema: String { #"{"type":"string"}"# }
+    var heavy: Bool { source != .frame }
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int { 0 }
     func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] { [] }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] { [] }

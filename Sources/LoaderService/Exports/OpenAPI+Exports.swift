@@ -8,7 +8,7 @@ extension OpenAPI {
         subjects(c.catalog).map { subject in
             picture(subject, export.file, id: "get\(subject.type)\(export.operationName)", takesTime: export.source == .frame,
                     summary: export.summary(subject.label, loop: loopText(subject.loader)),
-                    contentType: export.contentType, schema: export.schema, options: export.options)
+                    contentType: export.contentType, schema: export.schema, options: export.options, heavy: export.heavy)
         }
     }
 
@@ -20,7 +20,7 @@ extension OpenAPI {
     /// A picture of one loader: its parameters, and with `takesTime` a
     /// moment `t` and the loader's events.
     static func picture(_ subject: Subject, _ file: String, id: String, takesTime: Bool, summary: String,
-                        contentType: String, schema body: String, options: [ExportOption]) -> Operation {
+                        contentType: String, schema body: String, options: [ExportOption], heavy: Bool) -> Operation {
         var w = JSONWriter(capacity: 2048)
         beginOperation(&w, id: id, summary: summary)
         let loader = subject.loader
@@ -52,8 +52,10 @@ extension OpenAPI {
         var statuses = [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
                         ("406", "The Accept header excludes \(contentType).")]
         if subject.shared { statuses.insert(("404", "No loader of that name (the message names the nearest)."), at: 2) }
-        if !takesTime {
-            statuses[1].1 = "A bad or unknown parameter, or a loop whose build would cost more than maxWorkPerRequest (too_costly)."
+        if heavy {
+            statuses[1].1 = takesTime
+                ? "A bad or unknown parameter, a picture of more pixels than its limit (too_large), or one whose drawing would cost more than maxWorkPerRequest (too_costly)."
+                : "A bad or unknown parameter, a loop whose build would cost more than maxWorkPerRequest (too_costly), or an animation of more pixels than its limit (too_large)."
             statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))
             statuses.append(("503", "The server holds more than maxBufferedBytes of answers clients have not read, or the build waited heavyWaitSeconds for a worker (Retry-After)."))
         }

@@ -9,6 +9,7 @@ struct PNGFrameExport: LoaderExport {
     let mediaType = "image/png"
     let source = ExportSource.frame
     let operationName = "FramePNG"
+    let heavy = true
     let options = [PictureSize.dprOption]
     func summary(_ label: String, loop: String) -> String {
         "One \(label) frame as a PNG of the canvas × dpr pixels (8-bit RGBA; each pixel's coverage computed from the shapes' geometry), on the loader's background or transparent. At most \(PictureSize.maxPixels) pixels."
