@@ -149,22 +149,9 @@ enum Lottie {
     /// cycle, where repeating the element's keyframes would take dozens.
     static func cycleLayer(_ track: SampledLoop.Track, index: Int, width: Double, height: Double, frames: Double,
                            _ w: inout JSONWriter) {
-        w.beginObject()
-        w.field("ty", 0)
-        w.field("nm", track.element.id.description)
-        w.field("refId", "cycle\(index)")
-        w.field("ind", index)
-        w.field("w", Int(width))
-        w.field("h", Int(height))
-        w.field("ip", 0)
-        w.field("op", frames)
-        w.field("st", 0)
-        w.field("sr", 1)
-        w.field("ao", 0)
-        w.field("bm", 0)
-        w.field("ddd", 0)
-        w.key("ks")
-        w.rawValue(Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        beginLayer(&w, name: track.element.id.description, index: index, frames: frames,
+                   precomposition: (id: "cycle\(index)", width: Int(width), height: Int(height)))
+        w.rawValue(identityTransform)
         w.key("tm")
         w.beginObject()
         w.field("a", 1)
@@ -197,11 +184,18 @@ enum Lottie {
     }
 
     /// A shape layer's opening, up to its transform.
-    static func beginLayer(_ w: inout JSONWriter, name: String, index: Int, frames: Double) {
+    /// A shape layer, or with `precomposition` a layer showing that asset.
+    static func beginLayer(_ w: inout JSONWriter, name: String, index: Int, frames: Double,
+                           precomposition: (id: String, width: Int, height: Int)? = nil) {
         w.beginObject()
-        w.field("ty", 4)
+        w.field("ty", precomposition == nil ? 4 : 0)
         w.field("nm", name)
+        if let precomposition { w.field("refId", precomposition.id) }
         w.field("ind", index)
+        if let precomposition {
+            w.field("w", precomposition.width)
+            w.field("h", precomposition.height)
+        }
         w.field("ip", 0)
         w.field("op", frames)
         w.field("st", 0)
@@ -320,6 +314,9 @@ enum Lottie {
         w.endObject()
     }
 
+    /// A layer's transform that leaves it where it is.
+    static let identityTransform = Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8)
+
     static func fill(_ w: inout JSONWriter, _ color: [Double]) {
         w.beginObject()
         w.field("ty", "fl")
@@ -349,7 +346,7 @@ enum Lottie {
     static func backgroundLayer(_ color: RGBColor, index: Int, width: Double, height: Double, frames: Double, _ w: inout JSONWriter) {
         let c = [Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, 1]
         beginLayer(&w, name: "background", index: index, frames: frames)
-        w.rawValue(Array(#"{"a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        w.rawValue(identityTransform)
         w.key("shapes")
         w.beginArray()
         w.beginObject()
