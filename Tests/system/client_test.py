@@ -168,8 +168,10 @@ def compare(player, label="Loading"):
             got.update(radius=px * n["r"], stroke=px * n["stroke"], rotation=math.atan2(n["b"], n["a"]))
             want.update(radius=k * e["diameter"] * s / 2, stroke=k * e["lineWidth"] * s, rotation=e.get("rotation", 0) - math.pi / 2)
             length = max(e["strokeEnd"] - e["strokeStart"], 0)
-            dash = [float(v) for v in n["dash"].split()]
-            if abs(dash[0] - (1.01 if length >= 1 else length)) > 1e-9 or dash[1] != 1 or abs(float(n["offset"]) + e["strokeStart"]) > 1e-9:
+            # A whole ring is not dashed (a dash closing on itself leaves a seam); a trimmed one is its trim on a path of length 1.
+            whole = length >= 1 and n["dash"] == "none"
+            dash = [1.0, 1.0] if whole else [float(v) for v in n["dash"].split()]
+            if (length >= 1 and not whole) or abs(dash[0] - min(length, 1)) > 1e-9 or dash[1] != 1 or abs(float(n["offset"]) + e["strokeStart"]) > 1e-9:
                 problems.append(f"{e['id']}: trim {n['dash']} offset {n['offset']} for {e['strokeStart']}..{e['strokeEnd']}")
         if px < 1e-9:
             want.pop("rotation", None)           # scaled to nothing: no direction to compare

@@ -212,7 +212,7 @@ export class FramePainter {
         } else {
           const length = Math.max(e.strokeEnd - e.strokeStart, 0);
           set(shape, { r: e.diameter / 2, fill: "none", stroke: e.color, "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,
-                       pathLength: 1, transform: "rotate(-90)", "stroke-dasharray": length >= 1 ? "1.01 1" : `${length} 1`,
+                       pathLength: 1, transform: "rotate(-90)", "stroke-dasharray": length >= 1 ? "none" : `${length} 1`,
                        "stroke-dashoffset": -e.strokeStart });
         }
       }

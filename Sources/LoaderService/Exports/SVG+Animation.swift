@@ -59,7 +59,8 @@ extension SVG {
         drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
         drawn.width = first.width; drawn.height = first.height
         if e.shape == .segment { return out + SVG.shape(drawn, fixed: f) + "</g>" }
-        out += SVG.shape(drawn, fixed: f, close: ">")
+        let trimChanges = changes(\.strokeStart) || changes(\.strokeEnd)
+        out += SVG.shape(drawn, fixed: f, close: ">", dashed: trimChanges)
         if e.shape == .rect {
             if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }
             if changes(\.width) {
@@ -73,7 +74,7 @@ extension SVG {
             return out + "</rect></g>"
         }
         if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
-        if changes(\.strokeStart) || changes(\.strokeEnd) {
+        if trimChanges {
             out += animate("stroke-dasharray") { SVG.dash($0.strokeStart, $0.strokeEnd, f) }
             out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
         }

@@ -25,16 +25,20 @@ public enum SVG {
     }
 
     /// A rect, ring or segment drawn about the origin (its `<g>` places it);
-    /// `close` ends the tag (`/>`, or `>` to add animations).
-    static func shape(_ e: Element, fixed: (Double) -> String, close: String = "/>") -> String {
+    /// `close` ends the tag (`/>`, or `>` to add animations). A ring is
+    /// dashed when it is trimmed, or when `dashed` (its trim is animated).
+    static func shape(_ e: Element, fixed: (Double) -> String, close: String = "/>", dashed: Bool = false) -> String {
         if e.shape == .segment {
             return "<path d=\"\(segmentPath(diameter: e.diameter, arc: e.arc, fixed))\" fill=\"\(e.color)\"" + close
         }
         if e.shape == .rect {
             return "<rect x=\"\(fixed(-e.width / 2))\" y=\"\(fixed(-e.height / 2))\" width=\"\(fixed(e.width))\" height=\"\(fixed(e.height))\" rx=\"\(fixed(e.cornerRadius))\" fill=\"\(e.color)\"" + close
         }
+        let ring = "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\""
+        // A whole ring undashed: a dash that closes on itself leaves a seam at 12 o'clock in Chromium.
+        guard dashed || e.strokeEnd - e.strokeStart < 1 else { return ring + close }
         // pathLength 1: the dash is the trimmed part; rotate(-90) starts it at 12 o'clock.
-        return "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\" pathLength=\"1\" transform=\"rotate(-90)\" stroke-dasharray=\"\(dash(e.strokeStart, e.strokeEnd, fixed))\" stroke-dashoffset=\"\(fixed(-e.strokeStart))\"" + close
+        return ring + " pathLength=\"1\" transform=\"rotate(-90)\" stroke-dasharray=\"\(dash(e.strokeStart, e.strokeEnd, fixed))\" stroke-dashoffset=\"\(fixed(-e.strokeStart))\"" + close
     }
 
     /// A segment about its circle's centre: from the arc's start through 12
