@@ -7,6 +7,8 @@ public enum Deflate {
     static let window = 32768
     static let maxChain = 48
     static let minMatch = 3, maxMatch = 258
+    /// Matches up to this long have every position hashed.
+    static let maxInsert = 32
     static let blockSymbols = 16384
 
     /// A zlib stream of `data`: a 32 KiB window, the deflated bytes, Adler-32.
@@ -23,8 +25,12 @@ public enum Deflate {
         var bits = BitWriter(capacity: data.count / 2 + 64)
         var symbols: [UInt32] = []            // a literal byte, or 1 << 31 | length << 16 | distance
         symbols.reserveCapacity(blockSymbols)
-        var head = [Int32](repeating: -1, count: 1 << 15)
-        var prev = [Int32](repeating: -1, count: window)
+        // The chains as raw memory: no exclusivity checks on each look.
+        let head = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 15)
+        head.initialize(repeating: -1, count: 1 << 15)
+        let prev = UnsafeMutablePointer<Int32>.allocate(capacity: window)
+        prev.initialize(repeating: -1, count: window)
+        defer { head.deallocate(); prev.deallocate() }
         var blockStart = 0
         var i = 0
         data.withUnsafeBufferPointer { p in
@@ -61,7 +67,14 @@ public enum Deflate {
                 }
                 if bestLength >= minMatch {
                     symbols.append(1 << 31 | UInt32(bestLength) << 16 | UInt32(bestDistance))
-                    for k in 0..<bestLength { insert(i + k) }
+                    // A long match (a run of one pixel, mostly) is hashed at its ends only, as zlib's
+                    // faster levels do: its middle repeats what its start already offers.
+                    if bestLength <= maxInsert {
+                        for k in 0..<bestLength { insert(i + k) }
+                    } else {
+                        for k in 0..<4 { insert(i + k) }
+                        for k in (bestLength - 4)..<bestLength { insert(i + k) }
+                    }
                     i += bestLength
                 } else {
                     symbols.append(UInt32(p[i]))
@@ -97,10 +110,16 @@ public enum Deflate {
         return UInt8(code)
     }
     static func distanceCode(_ distance: Int) -> Int {
+        // Distances 1…256 looked up directly; beyond, codes change only every 128.
+        distance <= 256 ? Int(nearCodes[distance]) : Int(farCodes[(distance - 1) >> 7])
+    }
+    static func searchedCode(_ distance: Int) -> Int {
         var code = 0
         while code + 1 < distanceBase.count && distanceBase[code + 1] <= distance { code += 1 }
         return code
     }
+    static let nearCodes: [UInt8] = (0...256).map { UInt8(searchedCode(max($0, 1))) }
+    static let farCodes: [UInt8] = (0..<256).map { UInt8(searchedCode($0 << 7 + 1)) }
     /// The order code-length code lengths are sent in.
     static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
     static let fixedLiteralLengths: [UInt8] = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }

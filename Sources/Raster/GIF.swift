@@ -16,10 +16,19 @@ public enum GIF {
         public var transparent: Int?
         /// The nearest palette entry of each colour asked before.
         var nearest: [UInt32: UInt8] = [:]
+        /// The colour asked last and its entry: neighbouring pixels mostly share one.
+        var last: (rgb: UInt32, index: UInt8)? = nil
 
         /// The index of `rgb` (0xRRGGBB), or the transparent one for nil.
         public mutating func index(_ rgb: UInt32?) -> UInt8 {
             guard let rgb else { return UInt8(transparent ?? 0) }
+            if let last, last.rgb == rgb { return last.index }
+            let found = lookUp(rgb)
+            last = (rgb, found)
+            return found
+        }
+
+        mutating func lookUp(_ rgb: UInt32) -> UInt8 {
             if let i = nearest[rgb] { return i }
             let r = Int(rgb >> 16), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
             var best = 0, bestDistance = Int.max
@@ -127,8 +136,7 @@ public enum GIF {
     static func lzw(_ indices: [UInt8], minimumCodeSize: Int) -> [UInt8] {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var bits = BitWriter(capacity: indices.count / 2 + 16)
-        var table: [Int: Int] = [:]                  // (prefix code << 8 | byte) → code
-        table.reserveCapacity(4096)
+        var table = CodeTable()                      // (prefix code << 8 | byte) → code
         var next = end + 1, width = minimumCodeSize + 1
         bits.write(UInt32(clear), width)
         guard var prefix = indices.first.map(Int.init) else {
@@ -141,13 +149,13 @@ public enum GIF {
             if let code = table[key] { prefix = code; continue }
             bits.write(UInt32(prefix), width)
             if next < 4096 {
-                table[key] = next
+                table.insert(key, next)
                 // The decoder widens a step later than the table grows.
                 if next == 1 << width && width < 12 { width += 1 }
                 next += 1
             } else {
                 bits.write(UInt32(clear), width)
-                table.removeAll(keepingCapacity: true)
+                table.clear()
                 next = end + 1
                 width = minimumCodeSize + 1
             }
@@ -157,5 +165,35 @@ public enum GIF {
         bits.write(UInt32(end), width)
         bits.align()
         return bits.bytes
+    }
+
+    /// LZW's table: at most 4,096 codes in 8,192 slots, open addressing.
+    struct CodeTable {
+        static let slots = 8192
+        var keys = [Int32](repeating: -1, count: slots)
+        var codes = [UInt16](repeating: 0, count: slots)
+
+        @inline(__always) static func slot(_ key: Int) -> Int { (key &* 0x9E37_79B1) >> 16 & (slots - 1) }
+
+        subscript(key: Int) -> Int? {
+            var i = Self.slot(key)
+            while true {
+                let k = keys[i]
+                if k == Int32(key) { return Int(codes[i]) }
+                if k < 0 { return nil }
+                i = (i + 1) & (Self.slots - 1)
+            }
+        }
+
+        mutating func insert(_ key: Int, _ code: Int) {
+            var i = Self.slot(key)
+            while keys[i] >= 0 { i = (i + 1) & (Self.slots - 1) }
+            keys[i] = Int32(key)
+            codes[i] = UInt16(code)
+        }
+
+        mutating func clear() {
+            for i in 0..<Self.slots { keys[i] = -1 }
+        }
     }
 }

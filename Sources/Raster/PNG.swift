@@ -24,12 +24,16 @@ public enum PNG {
         chunk("acTL", be32(UInt32(frames.count)) + be32(0), into: &out)   // 0 plays: for ever
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {
-            // The whole canvas each frame, replacing what was there (dispose none, blend source).
-            var control = be32(sequence) + be32(UInt32(width)) + be32(UInt32(height)) + be32(0) + be32(0)
+            // The first frame whole; each later one the rectangle that holds
+            // what changed since the frame before, replacing what was there
+            // (dispose none, blend source).
+            let box = index == 0 ? (x: 0, y: 0, width: width, height: height) : changed(from: frames[index - 1].image, to: frame.image)
+            var control = be32(sequence) + be32(UInt32(box.width)) + be32(UInt32(box.height)) + be32(UInt32(box.x)) + be32(UInt32(box.y))
             control += be16(frame.delay.0) + be16(frame.delay.1) + [0, 0]
             chunk("fcTL", control, into: &out)
             sequence += 1
-            let data = Deflate.zlib(filtered(frame.image))
+            let part = box.width == width && box.height == height ? frame.image : frame.image.cropped(box)
+            let data = Deflate.zlib(filtered(part))
             if index == 0 {
                 chunk("IDAT", data, into: &out)
             } else {
@@ -39,6 +43,30 @@ public enum PNG {
         }
         chunk("IEND", [], into: &out)
         return out
+    }
+
+    /// The smallest rectangle outside which `a` and `b` are the same (at
+    /// least one pixel: identical frames were merged before).
+    static func changed(from a: RGBAImage, to b: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int) {
+        let w = a.width, h = a.height
+        var minX = w, maxX = -1, minY = h, maxY = -1
+        a.pixels.withUnsafeBytes { pa in
+            b.pixels.withUnsafeBytes { pb in
+                let ra = pa.bindMemory(to: UInt32.self), rb = pb.bindMemory(to: UInt32.self)
+                for y in 0..<h {
+                    let line = y * w
+                    var x = 0
+                    while x < w && ra[line + x] == rb[line + x] { x += 1 }
+                    guard x < w else { continue }
+                    var right = w - 1
+                    while ra[line + right] == rb[line + right] { right -= 1 }
+                    minX = min(minX, x); maxX = max(maxX, right)
+                    minY = min(minY, y); maxY = y
+                }
+            }
+        }
+        guard maxX >= 0 else { return (0, 0, 1, 1) }
+        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
     static func header(_ width: Int, _ height: Int) -> [UInt8] {
@@ -58,38 +86,44 @@ public enum PNG {
 
     /// The rows, each after its filter-type byte.
     static func filtered(_ image: RGBAImage) -> [UInt8] {
-        let stride = image.width * 4
-        var out = [UInt8](repeating: 0, count: (stride + 1) * image.height)
+        let stride = image.width * 4, rows = image.height
+        var out = [UInt8](repeating: 0, count: (stride + 1) * rows)
+        // Each filter's row, written once; the one whose bytes sum smallest is kept.
+        var scratch = [UInt8](repeating: 0, count: 5 * stride)
+        let zero = [UInt8](repeating: 0, count: stride)
         image.pixels.withUnsafeBufferPointer { px in
-            out.withUnsafeMutableBufferPointer { o in
-                let zero = [UInt8](repeating: 0, count: stride)
-                zero.withUnsafeBufferPointer { zeros in
-                    for y in 0..<image.height {
-                        let row = UnsafeBufferPointer(rebasing: px[(y * stride)..<((y + 1) * stride)])
-                        let up = y > 0 ? UnsafeBufferPointer(rebasing: px[((y - 1) * stride)..<(y * stride)]) : zeros
-                        // Each filter's byte at x (a: left, b: up, c: up-left).
-                        @inline(__always) func filteredByte(_ f: Int, _ x: Int) -> UInt8 {
-                            let v = Int(row[x])
-                            let a = x >= 4 ? Int(row[x - 4]) : 0, b = Int(up[x]), c = x >= 4 ? Int(up[x - 4]) : 0
-                            switch f {
-                            case 0: return UInt8(v)
-                            case 1: return UInt8(truncatingIfNeeded: v - a)
-                            case 2: return UInt8(truncatingIfNeeded: v - b)
-                            case 3: return UInt8(truncatingIfNeeded: v - (a + b) / 2)
-                            default:
-                                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                                return UInt8(truncatingIfNeeded: v - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c))
+            zero.withUnsafeBufferPointer { zeros in
+                scratch.withUnsafeMutableBufferPointer { f in
+                    out.withUnsafeMutableBufferPointer { o in
+                        for y in 0..<rows {
+                            let row = px.baseAddress! + y * stride
+                            let up = y > 0 ? px.baseAddress! + (y - 1) * stride : zeros.baseAddress!
+                            // Sums of the filtered bytes as signed values' magnitudes.
+                            var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0, s4: UInt32 = 0
+                            let fNone = f.baseAddress!, fSub = fNone + stride, fUp = fSub + stride, fAverage = fUp + stride, fPaeth = fAverage + stride
+                            @inline(__always) func filter(_ x: Int, _ v: UInt8, _ a: UInt8, _ b: UInt8, _ c: UInt8) {
+                                // Paeth's predictor: of a, b and c, the nearest to a + b − c (ties: a, then b).
+                                let ia = Int16(a), ib = Int16(b), ic = Int16(c)
+                                let pa = abs(ib - ic), pb = abs(ia - ic), pc = abs(ia + ib - 2 * ic)
+                                let predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                                let sub = v &- a, upF = v &- b, average = v &- UInt8((UInt16(a) + UInt16(b)) >> 1), paeth = v &- predictor
+                                fNone[x] = v; fSub[x] = sub; fUp[x] = upF; fAverage[x] = average; fPaeth[x] = paeth
+                                s0 &+= UInt32(Int8(bitPattern: v).magnitude); s1 &+= UInt32(Int8(bitPattern: sub).magnitude)
+                                s2 &+= UInt32(Int8(bitPattern: upF).magnitude); s3 &+= UInt32(Int8(bitPattern: average).magnitude)
+                                s4 &+= UInt32(Int8(bitPattern: paeth).magnitude)
                             }
+                            for x in 0..<min(4, stride) { filter(x, row[x], 0, up[x], 0) }
+                            for x in 4..<max(stride, 4) { filter(x, row[x], row[x - 4], up[x], up[x - 4]) }
+                            let sums = (s0, s1, s2, s3, s4)
+                            var best = 0, bestSum = sums.0
+                            if sums.1 < bestSum { best = 1; bestSum = sums.1 }
+                            if sums.2 < bestSum { best = 2; bestSum = sums.2 }
+                            if sums.3 < bestSum { best = 3; bestSum = sums.3 }
+                            if sums.4 < bestSum { best = 4; bestSum = sums.4 }
+                            let base = y * (stride + 1)
+                            o[base] = UInt8(best)
+                            (o.baseAddress! + base + 1).update(from: f.baseAddress! + best * stride, count: stride)
                         }
-                        var best = 0, bestSum = Int.max
-                        for f in 0..<5 {
-                            var sum = 0
-                            for x in 0..<stride where sum < bestSum { sum += abs(Int(Int8(bitPattern: filteredByte(f, x)))) }
-                            if sum < bestSum { best = f; bestSum = sum }
-                        }
-                        let base = y * (stride + 1)
-                        o[base] = UInt8(best)
-                        for x in 0..<stride { o[base + 1 + x] = filteredByte(best, x) }
                     }
                 }
             }
@@ -109,5 +143,16 @@ public struct RGBAImage: Sendable, Equatable {
         self.width = width
         self.height = height
         self.pixels = pixels
+    }
+
+    /// The pixels of a rectangle within the image.
+    func cropped(_ box: (x: Int, y: Int, width: Int, height: Int)) -> RGBAImage {
+        var out = [UInt8]()
+        out.reserveCapacity(box.width * box.height * 4)
+        for y in box.y..<(box.y + box.height) {
+            let start = ((y * width) + box.x) * 4
+            out += pixels[start..<(start + box.width * 4)]
+        }
+        return RGBAImage(width: box.width, height: box.height, pixels: out)
     }
 }

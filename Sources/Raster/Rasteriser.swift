@@ -64,14 +64,30 @@ public struct Rasteriser {
 
     /// The image as 8-bit RGBA, not premultiplied.
     public var image: RGBAImage {
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        for i in 0..<(width * height) {
-            let a = color[4 * i + 3]
-            guard a > 0 else { continue }
-            for c in 0..<3 { out[4 * i + c] = UInt8(min(max(color[4 * i + c] / a * 255, 0), 255).rounded()) }
-            out[4 * i + 3] = UInt8(min(max(a * 255, 0), 255).rounded())
+        let count = width * height * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            color.withUnsafeBufferPointer { color in
+                // Rounded half up: each value is clamped to 0…255 first, so truncating v + 0.5 rounds it.
+                @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(max(v, 0), 255) + 0.5) }
+                var i = 0
+                while i < count {
+                    let a = color[i + 3]
+                    if a >= 1 {              // opaque, as most pixels are where anything is: no division
+                        out[i] = byte(color[i] * 255); out[i + 1] = byte(color[i + 1] * 255); out[i + 2] = byte(color[i + 2] * 255)
+                        out[i + 3] = 255
+                    } else if a > 0 {
+                        let k = 255 / a
+                        out[i] = byte(color[i] * k); out[i + 1] = byte(color[i + 1] * k); out[i + 2] = byte(color[i + 2] * k)
+                        out[i + 3] = byte(a * 255)
+                    } else {
+                        out[i] = 0; out[i + 1] = 0; out[i + 2] = 0; out[i + 3] = 0
+                    }
+                    i += 4
+                }
+            }
+            initialized = count
         }
-        return RGBAImage(width: width, height: height, pixels: out)
+        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     // MARK: Elements
@@ -152,9 +168,18 @@ public struct Rasteriser {
         // has its sector's area (r'² sin θ = r² θ): no area lost overall.
         let step = abs(a1 - a0) / Double(n)
         let r = step > 1e-9 && step < 0.5 ? r * (step / sin(step)).squareRoot() : r
+        // Each vertex turned from the one before by the step's rotation (no
+        // sine per vertex), taken afresh from sin and cos every 32 vertices.
+        let turn = (a1 - a0) / Double(n)
+        let (ts, tc) = (sin(turn), cos(turn))
+        var (sn, cs) = (0.0, 1.0)
         for i in 0...n {
-            let a = a0 + (a1 - a0) * Double(i) / Double(n)
-            lineTo(cx + r * sin(a), cy - r * cos(a))
+            if i % 32 == 0 {
+                let a = a0 + (a1 - a0) * Double(i) / Double(n)
+                (sn, cs) = (sin(a), cos(a))
+            }
+            lineTo(cx + r * sn, cy - r * cs)
+            (sn, cs) = (sn * tc + cs * ts, cs * tc - sn * ts)
         }
     }
 
@@ -199,6 +224,8 @@ public struct Rasteriser {
     mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         guard y0 != y1 else { return }
         let w = Double(width)
+        // Most segments lie within the columns.
+        if x0 >= 0, x0 <= w, x1 >= 0, x1 <= w { cell(x0, y0, x1, y1); return }
         var cuts = [0.0, 1.0]
         for edge in [0.0, w] where (x0 - edge) * (x1 - edge) < 0 { cuts.append((edge - x0) / (x1 - x0)) }
         cuts.sort()

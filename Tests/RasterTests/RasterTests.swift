@@ -127,4 +127,32 @@ struct PNGTests {
         #expect(Array(png[16..<29]) == [0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
         #expect(Array(png.suffix(12)) == [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])   // IEND's well-known CRC
     }
+
+    /// A later APNG frame is the rectangle that changed: two pixels of a 7 × 5
+    /// image changed, at (2, 1) and (4, 3), give the rectangle from (2, 1) to
+    /// (4, 3), written at that offset with those pixels.
+    @Test func aLaterFrameIsTheRectangleThatChanged() {
+        let before = RGBAImage(width: 7, height: 5, pixels: [UInt8](repeating: 0, count: 7 * 5 * 4))
+        var after = before
+        for (x, y) in [(2, 1), (4, 3)] { after.pixels[(y * 7 + x) * 4] = 200; after.pixels[(y * 7 + x) * 4 + 3] = 255 }
+        let box = PNG.changed(from: before, to: after)
+        #expect(box.x == 2 && box.y == 1 && box.width == 3 && box.height == 3)
+        let part = after.cropped(box)
+        #expect(part.width == 3 && part.height == 3)
+        #expect(Array(part.pixels[0..<4]) == [200, 0, 0, 255] && Array(part.pixels[32..<36]) == [200, 0, 0, 255])
+        #expect(part.pixels.enumerated().allSatisfy { ($0.offset == 0 || $0.offset == 3 || $0.offset == 32 || $0.offset == 35) == ($0.element != 0) })
+
+        // The second fcTL: sequence 1, width 3, height 3, x 2, y 1.
+        let apng = PNG.encodeAnimation([(before, (10, 1000)), (after, (10, 1000))])
+        var fcTLs: [[UInt8]] = []
+        var at = 8
+        while at + 8 <= apng.count {
+            let length = Int(apng[at]) << 24 | Int(apng[at + 1]) << 16 | Int(apng[at + 2]) << 8 | Int(apng[at + 3])
+            if Array(apng[(at + 4)..<(at + 8)]) == Array("fcTL".utf8) { fcTLs.append(Array(apng[(at + 8)..<(at + 8 + length)])) }
+            at += 12 + length
+        }
+        #expect(fcTLs.count == 2)
+        #expect(Array(fcTLs[1][0..<20]) == [0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1])
+        #expect(Array(fcTLs[1][24..<26]) == [0, 0])   // dispose none, blend source
+    }
 }

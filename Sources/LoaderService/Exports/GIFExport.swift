@@ -21,10 +21,14 @@ struct GIFExport: LoaderExport {
     func summary(_ label: String, loop: String) -> String {
         "An animated GIF of \(label): \(loop), at fps frames a second (default 50, at most 50: browsers slow faster GIFs) and dpr pixels a point (default 2, lowered to fit a long or large loop within the limit); one palette of at most 256 colours; frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
     }
+    /// Frames drawn for the palette are kept for writing up to this many
+    /// pixels in all (16 MB); a longer loop's are drawn again.
+    static let keptPixels = 4_000_000
+
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
         let options = FrameTimes.sized(loader, duration: duration, options)
         let size = try PictureSize(loader, options)
-        // Each frame is drawn twice: once for the palette, once to write.
+        // Each frame is drawn twice (once for the palette, once to write) where they are not kept.
         return 2 * size.work(frames: try FrameTimes(duration: duration, options: options, size: size).count)
     }
     func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] {
@@ -46,19 +50,30 @@ struct GIFExport: LoaderExport {
             return a >= 128 ? UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]) : nil
         }
         func image(_ i: Int) -> RGBAImage { Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background) }
-        // The palette from every frame's colours, then the frames in it.
+        // The palette from every frame's colours (counted a run of one colour
+        // at a time), then the frames in it. The frames drawn for the palette
+        // are kept for the second pass when they fit in `keptPixels`.
         var counts: [UInt32: Int] = [:]
         var transparency = false
+        let keep = times.count * size.width * size.height <= Self.keptPixels
+        var kept: [RGBAImage] = []
         for i in 0..<times.count {
-            let px = image(i).pixels
+            let drawn = image(i)
+            if keep { kept.append(drawn) }
+            let px = drawn.pixels
+            var run: (color: UInt32?, count: Int) = (nil, 0)
             for p in stride(from: 0, to: px.count, by: 4) {
-                if let c = shown(px[p..<(p + 4)]) { counts[c, default: 0] += 1 } else { transparency = true }
+                let c = shown(px[p..<(p + 4)])
+                if c == run.color { run.count += 1; continue }
+                if let color = run.color { counts[color, default: 0] += run.count } else if run.count > 0 { transparency = true }
+                run = (c, 1)
             }
+            if let color = run.color { counts[color, default: 0] += run.count } else if run.count > 0 { transparency = true }
         }
         var palette = GIF.palette(counts, transparency: transparency)
         var frames: [GIF.Frame] = []
         for (i, delay) in times.delays(unitsPerSecond: 100).enumerated() {
-            let px = image(i).pixels
+            let px = keep ? kept[i].pixels : image(i).pixels
             var indices = [UInt8](repeating: 0, count: px.count / 4)
             for p in stride(from: 0, to: px.count, by: 4) { indices[p / 4] = palette.index(shown(px[p..<(p + 4)])) }
             if let last = frames.last, last.indices == indices {
