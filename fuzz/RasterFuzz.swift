@@ -2,8 +2,9 @@
 // canvas and a few elements of every shape (positions, sizes, turns, trims
 // and opacities from the bytes, extremes included); they are drawn, and
 // what the encoders write is decoded by a decoder written here (an inflate
-// after RFC 1951 and GIF's LZW) and compared, byte for byte, with what was
-// drawn. The input's own bytes also go through DEFLATE and back. Nothing
+// after RFC 1951, PNG's filters, APNG's frame rectangles and GIF's LZW) and
+// compared, byte for byte, with what was drawn (for APNG, that frame and one
+// with every element moved). The input's own bytes also go through DEFLATE and back. Nothing
 // may crash, hang or leak, and every coverage stays within 0…255.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -40,6 +41,16 @@ public func fuzzRaster(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard image.width == Rasteriser.pixels(width, scale), image.height == Rasteriser.pixels(height, scale) else { fatalError("image size") }
     // PNG: the IDAT inflated and unfiltered is the image.
     guard let decoded = PNGReader.pixels(PNG.encode(image)), decoded == image.pixels else { fatalError("PNG did not round trip") }
+    // APNG: the same frame, then one with every element moved by the input: each
+    // frame's rectangle inflated, unfiltered and laid at its offset gives both.
+    let moved = Frame(loader: "fuzz", t: 0, width: width, height: height, done: false, elements: elements.map { e in
+        var e = e; e.x += number(-8...8); e.y += number(-8...8); e.opacity = number(0...1); return e
+    })
+    let second = Rasteriser.image(moved, scale: scale, background: background)
+    if second != image {
+        guard let shown = PNGReader.frames(PNG.encodeAnimation([(image, (1, 10)), (second, (1, 10))])),
+              shown == [image.pixels, second.pixels] else { fatalError("APNG did not round trip") }
+    }
     // GIF's LZW: the indices come back.
     let indices = image.pixels.enumerated().compactMap { $0.offset % 4 == 0 ? $0.element : nil }
     guard LZW.decode(GIF.lzw(indices, minimumCodeSize: 8), minimumCodeSize: 8) == indices else { fatalError("LZW did not round trip") }
@@ -172,7 +183,50 @@ enum PNGReader {
             if type == "IDAT" { idat += body }
             at += 12 + length
         }
-        guard let raw = Inflate.zlib(idat), raw.count == (width * 4 + 1) * height else { return nil }
+        guard let raw = Inflate.zlib(idat) else { return nil }
+        return unfiltered(raw, width: width, height: height)
+    }
+
+    /// An APNG's frames as shown: each frame's rectangle (fcTL: width,
+    /// height, x, y; blend source) over the canvas as the frame before left it.
+    static func frames(_ png: [UInt8]) -> [[UInt8]]? {
+        var at = 8, width = 0, height = 0
+        var canvas: [UInt8] = [], shown: [[UInt8]] = []
+        var box = (w: 0, h: 0, x: 0, y: 0), data: [UInt8] = []
+        func be32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
+        func finish() -> Bool {
+            guard !data.isEmpty else { return true }
+            guard let raw = Inflate.zlib(data), let part = unfiltered(raw, width: box.w, height: box.h),
+                  box.x + box.w <= width, box.y + box.h <= height else { return false }
+            for y in 0..<box.h {
+                for x in 0..<(box.w * 4) { canvas[((box.y + y) * width + box.x) * 4 + x] = part[y * box.w * 4 + x] }
+            }
+            shown.append(canvas)
+            data = []
+            return true
+        }
+        while at + 12 <= png.count {
+            let length = be32(at), type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
+            let body = Array(png[(at + 8)..<(at + 8 + length)])
+            guard Checksum.crc32(body, continuing: Checksum.crc32(Array(type.utf8))) == UInt32(be32(at + 8 + length)) else { return nil }
+            switch type {
+            case "IHDR": width = be32(at + 8); height = be32(at + 12); canvas = [UInt8](repeating: 0, count: width * height * 4)
+            case "fcTL":
+                guard finish(), body[24] == 0, body[25] == 0 else { return nil }   // dispose none, blend source
+                box = (be32(at + 12), be32(at + 16), be32(at + 20), be32(at + 24))
+            case "IDAT": data += body
+            case "fdAT": data += body.dropFirst(4)
+            default: break
+            }
+            at += 12 + length
+        }
+        guard finish() else { return nil }
+        return shown
+    }
+
+    /// Rows after their filter bytes, unfiltered (8-bit RGBA).
+    static func unfiltered(_ raw: [UInt8], width: Int, height: Int) -> [UInt8]? {
+        guard raw.count == (width * 4 + 1) * height else { return nil }
         let stride = width * 4
         var out = [UInt8](repeating: 0, count: stride * height)
         for y in 0..<height {
