@@ -170,22 +170,10 @@ enum Inflate {
     }
 }
 
-/// A PNG's pixels: its IDAT chunks inflated and unfiltered (8-bit RGBA).
+/// A PNG's pixels: its IDAT chunks inflated and unfiltered (8-bit RGBA);
+/// an APNG's frames, each laid over the one before.
 enum PNGReader {
-    static func pixels(_ png: [UInt8]) -> [UInt8]? {
-        var at = 8, width = 0, height = 0, idat: [UInt8] = []
-        func be32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
-        while at + 12 <= png.count {
-            let length = be32(at), type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
-            let body = Array(png[(at + 8)..<(at + 8 + length)])
-            guard Checksum.crc32(body, continuing: Checksum.crc32(Array(type.utf8))) == UInt32(be32(at + 8 + length)) else { return nil }
-            if type == "IHDR" { width = be32(at + 8); height = be32(at + 12) }
-            if type == "IDAT" { idat += body }
-            at += 12 + length
-        }
-        guard let raw = Inflate.zlib(idat) else { return nil }
-        return unfiltered(raw, width: width, height: height)
-    }
+    static func pixels(_ png: [UInt8]) -> [UInt8]? { frames(png)?.last }
 
     /// An APNG's frames as shown: each frame's rectangle (fcTL: width,
     /// height, x, y; blend source) over the canvas as the frame before left it.
@@ -210,7 +198,9 @@ enum PNGReader {
             let body = Array(png[(at + 8)..<(at + 8 + length)])
             guard Checksum.crc32(body, continuing: Checksum.crc32(Array(type.utf8))) == UInt32(be32(at + 8 + length)) else { return nil }
             switch type {
-            case "IHDR": width = be32(at + 8); height = be32(at + 12); canvas = [UInt8](repeating: 0, count: width * height * 4)
+            case "IHDR":   // a still PNG is one frame of the whole canvas
+                width = be32(at + 8); height = be32(at + 12); canvas = [UInt8](repeating: 0, count: width * height * 4)
+                box = (width, height, 0, 0)
             case "fcTL":
                 guard finish(), body[24] == 0, body[25] == 0 else { return nil }   // dispose none, blend source
                 box = (be32(at + 12), be32(at + 16), be32(at + 20), be32(at + 24))
