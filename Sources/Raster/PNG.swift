@@ -52,14 +52,16 @@ public enum PNG {
         var minX = w, maxX = -1, minY = h, maxY = -1
         a.pixels.withUnsafeBytes { pa in
             b.pixels.withUnsafeBytes { pb in
-                let ra = pa.bindMemory(to: UInt32.self), rb = pb.bindMemory(to: UInt32.self)
+                // A pixel's four bytes read as one word, the arrays' memory left bound to bytes.
+                @inline(__always) func ra(_ i: Int) -> UInt32 { pa.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) }
+                @inline(__always) func rb(_ i: Int) -> UInt32 { pb.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) }
                 for y in 0..<h {
                     let line = y * w
                     var x = 0
-                    while x < w && ra[line + x] == rb[line + x] { x += 1 }
+                    while x < w && ra(line + x) == rb(line + x) { x += 1 }
                     guard x < w else { continue }
                     var right = w - 1
-                    while ra[line + right] == rb[line + right] { right -= 1 }
+                    while ra(line + right) == rb(line + right) { right -= 1 }
                     minX = min(minX, x); maxX = max(maxX, right)
                     minY = min(minY, y); maxY = y
                 }
