@@ -21,7 +21,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     /// `GET /loaders?family=…`, one body per family.
     let familyJSON: [String: [UInt8]]
     let entryJSON: [String: [UInt8]]
-    let openAPIJSON: [UInt8]
+    /// Built after start-up, off its path (about 4 ms).
+    let openAPIJSON: Prepared<[UInt8]>
     private let ready = Atomic<Bool>(true)
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex(AnimationCache())
@@ -66,7 +67,8 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         entryJSON = Dictionary(uniqueKeysWithValues: catalog.loaders.map { loader in
             (loader.name, loader.json { Self.writeLinks(loader.name, &$0) })
         })
-        openAPIJSON = OpenAPI.document(Self.endpoints, OpenAPI.Context(catalog: catalog, configuration: configuration))
+        let context = OpenAPI.Context(catalog: catalog, configuration: configuration)
+        openAPIJSON = Prepared { OpenAPI.document(Self.endpoints, context) }
     }
 
     /// Connects the service to the server that runs it (metrics, readiness).

@@ -9,7 +9,7 @@ extension LoaderService {
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
         Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
-        Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON, r.http, .maxAge(seconds: 300)) },
+        Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON.get(), r.http, .maxAge(seconds: 300)) },
         Endpoint(.GET, "/version", document: { _ in
             [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: OpenAPI.answers([
                 ("200", "Name and version.", #"{"type":"object","required":["name","version"],"properties":{"name":{"type":"string"},"version":{"type":"string"}}}"#),
