@@ -4,20 +4,26 @@
 public enum GIF {
     /// A frame's pixels as palette indices, and how long it shows in
     /// hundredths of a second.
-    public struct Frame {
+    public struct Frame: Sendable {
         public var indices: [UInt8]
         public var delay: Int
         public init(indices: [UInt8], delay: Int) { self.indices = indices; self.delay = delay }
     }
 
     /// The palette (RGB triples) and whether index `transparent` is clear.
-    public struct Palette {
+    public struct Palette: Sendable {
         public var colors: [(UInt8, UInt8, UInt8)]
         public var transparent: Int?
         /// The nearest palette entry of each colour asked before.
         var nearest: [UInt32: UInt8] = [:]
         /// The colour asked last and its entry: neighbouring pixels mostly share one.
         var last: (rgb: UInt32, index: UInt8)? = nil
+
+        /// Finds the nearest entries of these colours ahead, so that copies
+        /// of the palette (one for each thread) all look them up.
+        public mutating func learn(_ rgbs: some Sequence<UInt32>) {
+            for rgb in rgbs { _ = lookUp(rgb) }
+        }
 
         /// The index of `rgb` (0xRRGGBB), or the transparent one for nil.
         public mutating func index(_ rgb: UInt32?) -> UInt8 {
@@ -48,7 +54,10 @@ public enum GIF {
     /// weighted mean.
     public static func palette(_ counts: [UInt32: Int], transparency: Bool) -> Palette {
         let room = transparency ? 255 : 256
-        var boxes: [[(UInt32, Int)]] = [counts.map { ($0.key, $0.value) }]
+        // In colour order, and split in a total order: the same counts give
+        // the same palette whatever order the dictionary keeps them in (it
+        // differs between processes, and replicas must agree on the bytes).
+        var boxes: [[(UInt32, Int)]] = [counts.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }]
         func channel(_ c: UInt32, _ k: Int) -> Int { Int(c >> UInt32(16 - 8 * k) & 0xFF) }
         func widest(_ box: [(UInt32, Int)]) -> (channel: Int, range: Int) {
             var best = (0, -1)
@@ -69,7 +78,7 @@ public enum GIF {
             }
             guard pick >= 0 else { break }
             let k = widest(boxes[pick]).channel
-            let sorted = boxes[pick].sorted { channel($0.0, k) < channel($1.0, k) }
+            let sorted = boxes[pick].sorted { (channel($0.0, k), $0.0) < (channel($1.0, k), $1.0) }
             let total = sorted.reduce(0) { $0 + $1.1 }
             var running = 0, cut = 1
             for (i, entry) in sorted.enumerated() {
@@ -106,16 +115,16 @@ public enum GIF {
         }
         // NETSCAPE2.0: loop for ever.
         out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
-        for frame in frames {
+        let minimum = max(2, bits)
+        let compressed = concurrentMap(frames.count) { i in lzw(frames[i].indices, minimumCodeSize: minimum) }
+        for (frame, data) in zip(frames, compressed) {
             // Graphic control: each frame replaces the whole canvas (with
             // transparency, the last is cleared first).
             let disposal: UInt8 = palette.transparent != nil ? 2 : 1
             out += [0x21, 0xF9, 4, disposal << 2 | (palette.transparent != nil ? 1 : 0)]
             out += le16(frame.delay) + [UInt8(palette.transparent ?? 0), 0]
             out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0]
-            let minimum = max(2, bits)
             out.append(UInt8(minimum))
-            let data = lzw(frame.indices, minimumCodeSize: minimum)
             var start = 0
             while start < data.count {
                 let end = min(start + 255, data.count)

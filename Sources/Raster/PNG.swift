@@ -22,25 +22,29 @@ public enum PNG {
         var out = signature
         chunk("IHDR", header(width, height), into: &out)
         chunk("acTL", be32(UInt32(frames.count)) + be32(0), into: &out)   // 0 plays: for ever
-        var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
+        // Frame i's chunks are numbered 2i - 1 (fcTL) and 2i (fdAT) after the
+        // first frame's fcTL (0) and IDAT; so each frame is written apart.
+        let parts = concurrentMap(frames.count) { index in
+            let frame = frames[index]
             // The first frame whole; each later one the rectangle that holds
             // what changed since the frame before, replacing what was there
             // (dispose none, blend source).
             let box = index == 0 ? (x: 0, y: 0, width: width, height: height) : changed(from: frames[index - 1].image, to: frame.image)
+            let sequence = UInt32(max(0, 2 * index - 1))
             var control = be32(sequence) + be32(UInt32(box.width)) + be32(UInt32(box.height)) + be32(UInt32(box.x)) + be32(UInt32(box.y))
             control += be16(frame.delay.0) + be16(frame.delay.1) + [0, 0]
+            var out: [UInt8] = []
             chunk("fcTL", control, into: &out)
-            sequence += 1
             let part = box.width == width && box.height == height ? frame.image : frame.image.cropped(box)
             let data = Deflate.zlib(filtered(part))
             if index == 0 {
                 chunk("IDAT", data, into: &out)
             } else {
-                chunk("fdAT", be32(sequence) + data, into: &out)
-                sequence += 1
+                chunk("fdAT", be32(sequence + 1) + data, into: &out)
             }
+            return out
         }
+        for part in parts { out += part }
         chunk("IEND", [], into: &out)
         return out
     }

@@ -156,3 +156,30 @@ struct PNGTests {
         #expect(Array(fcTLs[1][24..<26]) == [0, 0])   // dispose none, blend source
     }
 }
+
+struct GIFPaletteTests {
+    /// Replicas must agree on a GIF's bytes (its ETag is made from them), and
+    /// a dictionary's order differs between processes: the same colour
+    /// counts, kept in two orders, give the same palette.
+    @Test func thePaletteDoesNotDependOnTheCountsOrder() {
+        var seed: UInt32 = 12345
+        var entries: [(UInt32, Int)] = []
+        for _ in 0..<3000 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            // Few reds and greens, so that cuts meet many equal values.
+            let rgb = (seed >> 8) % 6 << 16 | (seed >> 12) % 7 << 8 | (seed >> 16) & 0xFF
+            entries.append((rgb, Int(seed >> 20) % 50 + 1))
+        }
+        var small = [UInt32: Int](), large = [UInt32: Int](minimumCapacity: 65536)
+        for (rgb, n) in entries { small[rgb, default: 0] += n }
+        for (rgb, n) in entries.reversed() { large[rgb, default: 0] += n }
+        #expect(small == large)
+        #expect(Array(small.keys) != Array(large.keys))   // the orders do differ
+        for transparency in [false, true] {
+            let a = GIF.palette(small, transparency: transparency), b = GIF.palette(large, transparency: transparency)
+            let rgb = { (p: GIF.Palette) in p.colors.map { UInt32($0.0) << 16 | UInt32($0.1) << 8 | UInt32($0.2) } }
+            #expect(a.colors.count == 256)   // 255 and the transparent entry, or 256
+            #expect(rgb(a) == rgb(b) && a.transparent == b.transparent)
+        }
+    }
+}

@@ -24,8 +24,10 @@ struct AnimatedPNGExport: LoaderExport {
               let times = try? FrameTimes(duration: duration, options: options, size: size) else { return [] }
         var frames: [(image: RGBAImage, delay: (UInt16, UInt16))] = []
         let scale = PictureSize.dpr(options)
-        for (i, delay) in times.delays(unitsPerSecond: 1000).enumerated() {
-            let image = Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background)
+        let images = concurrentMap(times.count) { i in
+            Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background)
+        }
+        for (image, delay) in zip(images, times.delays(unitsPerSecond: 1000)) {
             if let last = frames.last, last.image == image {
                 frames[frames.count - 1].delay.0 += UInt16(delay)
             } else {

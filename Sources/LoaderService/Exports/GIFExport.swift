@@ -38,7 +38,7 @@ struct GIFExport: LoaderExport {
         let scale = PictureSize.dpr(options)
         let matte = options["matte"].flatMap { RGBColor(parsing: $0) }
         /// A pixel as a GIF shows it: a colour, or nothing (nil).
-        func shown(_ px: ArraySlice<UInt8>) -> UInt32? {
+        @Sendable func shown(_ px: ArraySlice<UInt8>) -> UInt32? {
             let i = px.startIndex
             let a = Int(px[i + 3])
             if background != nil || a == 255 { return UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]) }
@@ -49,18 +49,17 @@ struct GIFExport: LoaderExport {
             }
             return a >= 128 ? UInt32(px[i]) << 16 | UInt32(px[i + 1]) << 8 | UInt32(px[i + 2]) : nil
         }
-        func image(_ i: Int) -> RGBAImage { Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background) }
+        @Sendable func image(_ i: Int) -> RGBAImage { Rasteriser.image(loader.frame(at: start + times.time(i)), scale: scale, background: background) }
         // The palette from every frame's colours (counted a run of one colour
         // at a time), then the frames in it. The frames drawn for the palette
-        // are kept for the second pass when they fit in `keptPixels`.
-        var counts: [UInt32: Int] = [:]
-        var transparency = false
+        // are kept for the second pass when they fit in `keptPixels`. Frames
+        // are drawn, counted and put in the palette apart from each other.
         let keep = times.count * size.width * size.height <= Self.keptPixels
-        var kept: [RGBAImage] = []
-        for i in 0..<times.count {
-            let drawn = image(i)
-            if keep { kept.append(drawn) }
-            let px = drawn.pixels
+        let kept: [RGBAImage] = keep ? concurrentMap(times.count, image) : []
+        let perFrame = concurrentMap(times.count) { i in
+            let px = keep ? kept[i].pixels : image(i).pixels
+            var counts: [UInt32: Int] = [:]
+            var transparency = false
             var run: (color: UInt32?, count: Int) = (nil, 0)
             for p in stride(from: 0, to: px.count, by: 4) {
                 let c = shown(px[p..<(p + 4)])
@@ -69,13 +68,21 @@ struct GIFExport: LoaderExport {
                 run = (c, 1)
             }
             if let color = run.color { counts[color, default: 0] += run.count } else if run.count > 0 { transparency = true }
+            return (counts: counts, transparency: transparency)
         }
-        var palette = GIF.palette(counts, transparency: transparency)
-        var frames: [GIF.Frame] = []
-        for (i, delay) in times.delays(unitsPerSecond: 100).enumerated() {
+        var counts: [UInt32: Int] = [:]
+        for frame in perFrame { counts.merge(frame.counts, uniquingKeysWith: +) }
+        var palette = GIF.palette(counts, transparency: perFrame.contains { $0.transparency })
+        palette.learn(counts.keys)
+        let indexed = concurrentMap(times.count) { [palette] i in
             let px = keep ? kept[i].pixels : image(i).pixels
+            var palette = palette   // its cache of the last colour is each frame's own
             var indices = [UInt8](repeating: 0, count: px.count / 4)
             for p in stride(from: 0, to: px.count, by: 4) { indices[p / 4] = palette.index(shown(px[p..<(p + 4)])) }
+            return indices
+        }
+        var frames: [GIF.Frame] = []
+        for (indices, delay) in zip(indexed, times.delays(unitsPerSecond: 100)) {
             if let last = frames.last, last.indices == indices {
                 frames[frames.count - 1].delay += delay
             } else {
