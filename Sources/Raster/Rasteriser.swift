@@ -168,6 +168,12 @@ public struct Rasteriser {
         // has its sector's area (r'² sin θ = r² θ): no area lost overall.
         let step = abs(a1 - a0) / Double(n)
         let r = step > 1e-9 && step < 0.5 ? r * (step / sin(step)).squareRoot() : r
+        // Past the picture's edges, what an outline does changes no pixel:
+        // an arc that leaves the picture is flattened finely only near it.
+        let margin = 2.0
+        if n > 64, cx - r < -margin || cy - r < -margin || cx + r > Double(width) + margin || cy + r > Double(height) + margin {
+            return sparseArc(cx, cy, r, from: a0, to: a1, step: step, margin: margin)
+        }
         // Each vertex turned from the one before by the step's rotation (no
         // sine per vertex), taken afresh from sin and cos every 32 vertices.
         let turn = (a1 - a0) / Double(n)
@@ -180,6 +186,33 @@ public struct Rasteriser {
             }
             lineTo(cx + r * sn, cy - r * cs)
             (sn, cs) = (sn * tc + cs * ts, cs * tc - sn * ts)
+        }
+    }
+
+    /// An arc part of which lies outside the picture: `step` within `margin`
+    /// of it, and away from it steps that grow with the distance. A step
+    /// from a vertex d away turns at most d / 2r (so the arc stays d / 2
+    /// away) and its chord bows in at most d / 4: the slice between arc and
+    /// chord lies outside the picture, and every pixel keeps its coverage.
+    /// A circle much larger than the picture takes tens of vertices, not
+    /// the hundred thousand that flatness would ask for all round.
+    mutating func sparseArc(_ cx: Double, _ cy: Double, _ r: Double, from a0: Double, to a1: Double, step fine: Double, margin: Double) {
+        let direction: Double = a1 >= a0 ? 1 : -1
+        let right = Double(width) + margin, bottom = Double(height) + margin
+        var a = a0
+        while true {
+            let x = cx + r * sin(a), y = cy - r * cos(a)
+            lineTo(x, y)
+            let remaining = abs(a1 - a)
+            guard remaining > fine * 1e-3 else { break }
+            // No more than the distance to the box (the larger axis gap).
+            let d = max(-margin - x, x - right, -margin - y, y - bottom, 0)
+            let turn = d > 0 ? max(fine, min(d / (2 * r), .pi / 4)) : fine
+            if turn >= remaining {
+                lineTo(cx + r * sin(a1), cy - r * cos(a1))
+                break
+            }
+            a += direction * turn
         }
     }
 

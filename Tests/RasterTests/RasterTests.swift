@@ -101,6 +101,34 @@ struct RasteriserTests {
         #expect(abs(total(edge) - 50) < 1e-4)
     }
 
+    /// A circle far larger than the picture is flattened finely only near
+    /// the picture: each pixel still has the area of the true circle in it,
+    /// integrated here along x under the circle's edge y(x).
+    @Test func aCircleFarLargerThanThePictureCoversWhatTheTrueOneDoes() {
+        let size = 12, radius = 100_000.0
+        for (cx, cy) in [(6.3, 3.4 + radius), (-radius + 5.2, 6.0), (6.0, 6.0 - radius - 40), (6.0, 6.0)] {
+            var r = Rasteriser(width: size, height: size, scale: 1, background: nil)
+            r.draw(Element(id: ElementID("c"), shape: .circle, x: cx, y: cy, diameter: 2 * radius, scale: 1, opacity: 1,
+                           color: RGBColor(rgb: 0)))
+            let got = coverage(r)
+            var worst = 0.0
+            for j in 0..<size {
+                for i in 0..<size {
+                    // The pixel's area inside the circle: its rows' spans at 400 heights.
+                    var area = 0.0
+                    for k in 0..<400 {
+                        let y = Double(j) + (Double(k) + 0.5) / 400, dy = y - cy
+                        guard dy * dy < radius * radius else { continue }
+                        let half = (radius * radius - dy * dy).squareRoot()
+                        area += max(0, min(Double(i + 1), cx + half) - max(Double(i), cx - half)) / 400
+                    }
+                    worst = max(worst, abs(got[j * size + i] - area))
+                }
+            }
+            #expect(worst < 0.003, "centre (\(cx), \(cy)): worst pixel \(worst) from the true area")
+        }
+    }
+
     @Test func compositingIsSourceOverInSRGB() {
         // 50 % red over opaque blue: (0.5, 0, 0.5) in sRGB values, as browsers blend.
         var r = Rasteriser(width: 4, height: 4, scale: 1, background: RGBColor(rgb: 0x0000FF))
