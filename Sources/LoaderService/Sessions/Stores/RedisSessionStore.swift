@@ -10,8 +10,9 @@ import Synchronization
 /// (durable as Redis's `appendfsync` makes it; with `waitReplicas`, once
 /// that many replicas have it too).
 ///
-/// Each replica keeps two connections, on one of its event loops: one for
-/// commands, one subscribed to `loaderd:events`. A session read here is
+/// Each replica keeps a connection for commands on each of its event loops,
+/// so that a request's commands and their replies stay on its thread, and
+/// one subscribed to `loaderd:events`. A session read here is
 /// kept folded (`Folded`): a later read is one script that answers its
 /// state and only the events since, so a request costs the same however
 /// long the session has run. Sessions that this replica's viewers watch are
@@ -29,8 +30,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let logger: Logger
     let waitReplicas: Int
     public let clock: WallClock
-    private var commands: RedisConnection?
+    /// One for each event loop, in the loops' order.
+    private var connections: [RedisConnection] = []
     private var subscriber: RedisConnection?
+
+    /// The connection of the caller's loop: a write from another loop's
+    /// thread would wake that thread twice, there and back.
+    private var commands: RedisConnection? {
+        connections.first { $0.loop.inLoop } ?? connections.first
+    }
     /// Sessions as this replica last read them, by id.
     private let known = Mutex<[String: Folded]>([:])
     private let liveCount = Atomic<Int>(0)
@@ -134,14 +142,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// Connects on the first of the server's loops: until then every
-    /// operation answers `.unavailable`.
+    /// Connects on each of the server's loops: until then every operation
+    /// answers `.unavailable`.
     public func start(on loops: [EventLoop]) {
         guard let loop = loops.first else { return }
-        // Logged once per outage, from the connection that carries the commands.
-        commands = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onStateChange: { [weak self] up, reason in
-            self?.logStateChange(up: up, reason: reason)
-        })
+        // Logged once per outage, from the first loop's connection.
+        let logState: RedisConnection.StateChange = { [weak self] up, reason in self?.logStateChange(up: up, reason: reason) }
+        connections = loops.map { other in
+            RedisConnection(url: url, loop: other, commandTimeout: commandTimeout, onStateChange: other === loop ? logState : nil)
+        }
         subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onConnect: { [weak self] in
             guard let self else { return }
             self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
@@ -172,7 +181,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public var metrics: [StoreMetric] {
         [
             StoreMetric(name: "loaderd_redis_up", help: "Whether the session store's Redis is reachable.", kind: .gauge,
-                        value: .int((commands?.isConnected ?? false) ? 1 : 0)),
+                        value: .int((connections.first?.isConnected ?? false) ? 1 : 0)),
             StoreMetric(name: "loaderd_redis_watched_sessions", help: "Sessions this replica's viewers watch.", kind: .gauge,
                         value: .int(known.withLock { $0.values.count { $0.viewers > 0 } })),
         ]
@@ -443,8 +452,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// when the script says the session changed since it was read.
     private func write(_ id: String, _ call: RedisScript.Call, kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
                        _ reply: @escaping SessionReply<RESPValue>) {
-        command(id, call, kind: kind, retry: retry) { [self] result in
-            guard case .success(let value) = result, waitReplicas > 0, let commands else { return reply(result) }
+        guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
+        command(id, call, on: commands, kind: kind, retry: retry) { [waitReplicas] result in
+            // WAIT counts this connection's writes: it goes on the same one.
+            guard case .success(let value) = result, waitReplicas > 0 else { return reply(result) }
             commands.send(["WAIT", String(waitReplicas), "1000"]) { [waitReplicas] r in
                 if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(value)) } else { reply(.failure(.writeFailed)) }
             }
@@ -453,9 +464,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     /// Runs a script about session `id`; a script's error reply (its
     /// code) becomes the sessions' own error.
-    private func command(_ id: String, _ call: RedisScript.Call, kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
-                         _ reply: @escaping SessionReply<RESPValue>) {
-        guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
+    private func command(_ id: String, _ call: RedisScript.Call, on connection: RedisConnection? = nil, kind: SessionEvent.Kind? = nil,
+                         retry: (@Sendable () -> Void)? = nil, _ reply: @escaping SessionReply<RESPValue>) {
+        guard let commands = connection ?? commands else { return reply(.failure(.unavailable("the session store has not started"))) }
         let limits = limits, catalog = catalog
         Self.run(call, on: commands) { result in
             switch result {
