@@ -290,7 +290,7 @@ def silent_redis(binary):
         redis.p.send_signal(signal.SIGCONT)
         server.terminate()
         server.wait()
-        redis.kill()
+        redis.remove()
 
 
 def session_flood(binary):
@@ -400,7 +400,7 @@ def large_session(binary):
     finally:
         server.terminate()
         server.wait()
-        redis.kill()
+        redis.remove()
 
 
 def main():

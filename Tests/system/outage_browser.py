@@ -18,7 +18,7 @@ Exits 1 on failure.
 
     Tests/system/outage_browser.py path/to/loaderd output-dir
 """
-import json, os, shutil, sys, time
+import json, os, sys, time
 
 from browser_test import chromium
 from cdp import Browser
@@ -134,8 +134,7 @@ def main():
         for p in (pa, pb, pc):
             p.terminate()
             p.wait()
-        redis.kill()
-        shutil.rmtree(redis.dir, ignore_errors=True)
+        redis.remove()
     if failures:
         print(f"FAILED: {len(failures)}: " + "; ".join(failures))
         sys.exit(1)

@@ -49,6 +49,11 @@ class Redis:
         self.p.send_signal(signal.SIGKILL)
         self.p.wait()
 
+    def remove(self):
+        """Kills it for good and deletes its directory."""
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
     def url(self):
         return f"redis://127.0.0.1:{self.port}"
 
@@ -284,8 +289,7 @@ def main():
             elif p is not processes[0]:
                 # Only the first replica is killed on purpose.
                 failures.append(f"the replica on port {port} exited by itself with status {code}")
-        redis.kill()
-        shutil.rmtree(redis.dir, ignore_errors=True)
+        redis.remove()
     for r in rows:
         print("sessions-redis: " + r)
     if failures:
