@@ -53,6 +53,26 @@ struct LimitsTests {
         #expect(try get(TestApp(), "/loaders/typing/animation.svg").status == 200)
     }
 
+    /// A picture's work counts each element over every pixel of a frame
+    /// (docs/LOADERS.md). Typing's loop (300 frames of 13 units, 140 × 40
+    /// pixels at dpr 2) costs 300 × (13 × (1 + 5600 / 24) + 5600 / 4),
+    /// 1,332,600 units: with dpr 2 asked, past a limit of 400,000 it is
+    /// refused; without dpr, it is drawn at a dpr that fits.
+    @Test func anAnimationWithoutDprIsDrawnSmallerToFitItsWork() throws {
+        let app = TestApp { $0.maxWorkPerRequest = 400_000 }
+        for file in ["animation.png", "animation.gif"] {
+            let refused = try get(app, "/loaders/typing/\(file)?dpr=2")
+            #expect(try refused.status == 400 && decodeError(refused).code == "too_costly", "\(file)")
+            let fitted = try get(app, "/loaders/typing/\(file)")
+            #expect(fitted.status == 200, "\(file)")
+            // The width: PNG's IHDR (bytes 16 to 19, big-endian), GIF's screen descriptor (bytes 6 and 7, little-endian).
+            let b = fitted.body
+            let width = file.hasSuffix(".png") ? Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19]) : Int(b[6]) | Int(b[7]) << 8
+            #expect(width > 35 && width < 140, "\(file): \(width) pixels wide")
+        }
+        #expect(try get(TestApp(), "/loaders/typing/animation.png?dpr=2").status == 200)
+    }
+
     /// A preview's stream computes frames no other stream shares: it is
     /// heavy work for as long as it runs, and holds its client's place.
     @Test func aPreviewStreamHoldsItsHeavyPlaceUntilItEnds() throws {

@@ -14,12 +14,10 @@ struct AnimatedPNGExport: LoaderExport {
         "An animated PNG (APNG, 8-bit RGBA) of \(label): \(loop), at fps frames a second (default 50) and dpr pixels a point (default 2, lowered to fit a long or large loop within the limit); frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
     }
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
-        let options = FrameTimes.sized(loader, duration: duration, options)
         let size = try PictureSize(loader, options)
         return size.work(frames: try FrameTimes(duration: duration, options: options, size: size).count)
     }
     func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] {
-        let options = FrameTimes.sized(loader, duration: duration, options)
         guard let size = try? PictureSize(loader, options),
               let times = try? FrameTimes(duration: duration, options: options, size: size) else { return [] }
         var frames: [(image: RGBAImage, delay: (UInt16, UInt16))] = []
@@ -70,13 +68,23 @@ struct FrameTimes {
     }
 
     /// The options with `dpr` given: 2 unless asked, lowered (to no less
-    /// than 0.5) where a long or large loop would pass `maxPixelFrames`.
-    static func sized(_ loader: ConfiguredLoader, duration: Double, _ options: [String: String]) -> [String: String] {
+    /// than 0.5) where a long or large loop would pass `maxPixelFrames`, or
+    /// its `work` (of the options) `maxWork`. The service sizes them once,
+    /// for the check and the build alike.
+    static func sized(_ loader: ConfiguredLoader, duration: Double, _ options: [String: String], maxWork: Int,
+                      work: (_ options: [String: String]) throws -> Int) -> [String: String] {
         guard options["dpr"] == nil else { return options }
         let frames = Double(count(duration, options))
         let fit = (Double(maxPixelFrames) / (frames * max(loader.width * loader.height, 1))).squareRoot() * 0.98
+        var dpr = min(2, max(0.5, (fit * 100).rounded(.down) / 100))
         var sized = options
-        sized["dpr"] = String(min(2, max(0.5, (fit * 100).rounded(.down) / 100)))
+        // Work grows about as the pixels, as dpr squared (less the frames'
+        // own cost): each step lands at or just under the limit.
+        for _ in 0..<4 {
+            sized["dpr"] = String(dpr)
+            guard dpr > 0.5, let cost = try? work(sized), cost > maxWork else { break }
+            dpr = max(0.5, ((dpr * (Double(maxWork) / Double(cost)).squareRoot() * 0.98) * 100).rounded(.down) / 100)
+        }
         return sized
     }
 

@@ -26,13 +26,11 @@ struct GIFExport: LoaderExport {
     static let keptPixels = 4_000_000
 
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
-        let options = FrameTimes.sized(loader, duration: duration, options)
         let size = try PictureSize(loader, options)
         // Each frame is drawn twice (once for the palette, once to write) where they are not kept.
         return 2 * size.work(frames: try FrameTimes(duration: duration, options: options, size: size).count)
     }
     func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] {
-        let options = FrameTimes.sized(loader, duration: duration, options)
         guard let size = try? PictureSize(loader, options),
               let times = try? FrameTimes(duration: duration, options: options, size: size) else { return [] }
         let scale = PictureSize.dpr(options)

@@ -91,6 +91,9 @@ extension LoaderService {
             // The loop's frames at a frame rate: its length first (cheap), then the work checked.
             let steady: SteadyLoop
             do { steady = try SteadyLoop(definition, parameters: items) } catch { throw ServiceError(error) }
+            let options = FrameTimes.sized(steady.loader, duration: steady.duration, options, maxWork: configuration.maxWorkPerRequest) {
+                try export.work(steady.loader, duration: steady.duration, options: $0)
+            }
             let work = try export.work(steady.loader, duration: steady.duration, options: options)
             guard work <= configuration.maxWorkPerRequest else {
                 throw ServiceError(.badRequest, "too_costly",
