@@ -107,20 +107,20 @@ public struct Rasteriser {
             guard w > 0, h > 0 else { return }
             let cr = min(max(e.cornerRadius * s, 0), w / 2, h / 2)
             let (sn, cs) = (sin(e.rotation), cos(e.rotation))
-            // Corners' centres, clockwise from the top right, each with the quarter it turns through.
-            var points: [(Double, Double)] = []
-            let corners = [(w / 2 - cr, -h / 2 + cr, 0.0), (w / 2 - cr, h / 2 - cr, Double.pi / 2),
-                           (-w / 2 + cr, h / 2 - cr, Double.pi), (-w / 2 + cr, -h / 2 + cr, 1.5 * Double.pi)]
-            for (x, y, a) in corners {
-                let n = cr > 0 ? Self.steps(cr, .pi / 2) : 0
-                for i in 0...n {
-                    let t = a + .pi / 2 * Double(i) / Double(max(n, 1))
-                    let lx = x + cr * sin(t), ly = y - cr * cos(t)
-                    points.append((cx + lx * cs - ly * sn, cy + lx * sn + ly * cs))
-                    if cr == 0 { break }
+            // Corners' centres, clockwise from the top right, each with the
+            // quarter it turns through: turned with the rect, a corner is an
+            // arc about its turned centre, flattened as every arc is.
+            close()
+            for (i, (x, y)) in [(w / 2 - cr, -h / 2 + cr), (w / 2 - cr, h / 2 - cr), (-w / 2 + cr, h / 2 - cr), (-w / 2 + cr, -h / 2 + cr)].enumerated() {
+                let (px, py) = (cx + x * cs - y * sn, cy + x * sn + y * cs)
+                guard cr > 0 else {
+                    lineTo(px, py)
+                    continue
                 }
+                let a = e.rotation + .pi / 2 * Double(i)
+                arc(px, py, cr, from: a, to: a + .pi / 2, start: false)
             }
-            polygon(points)
+            close()
         case .ring:
             let r = e.diameter * s / 2, half = e.lineWidth * s / 2
             let length = min(e.strokeEnd, 1) - max(e.strokeStart, 0)
@@ -225,17 +225,7 @@ public struct Rasteriser {
         // forward to the inner, at the start from the inner edge back to
         // the outer (directions as clock angles; `a` points outward).
         let from = end ? a : a + .pi
-        let n = Self.steps(half, .pi)
-        for i in 0...n {
-            let angle = from + .pi * Double(i) / Double(n)
-            lineTo(px + half * sin(angle), py - half * cos(angle))
-        }
-    }
-
-    mutating func polygon(_ points: [(Double, Double)]) {
-        close()
-        for p in points { lineTo(p.0, p.1) }
-        close()
+        arc(px, py, half, from: from, to: from + .pi, start: false)
     }
 
     mutating func lineTo(_ x: Double, _ y: Double) {

@@ -101,32 +101,71 @@ struct RasteriserTests {
         #expect(abs(total(edge) - 50) < 1e-4)
     }
 
+    /// Each pixel's area inside a shape whose rows are one span each
+    /// (`span(y)`: its left and right at height y, nil outside it),
+    /// integrated over 400 heights a pixel.
+    func trueCoverage(size: Int, _ span: (Double) -> (Double, Double)?) -> [Double] {
+        var area = [Double](repeating: 0, count: size * size)
+        for j in 0..<size {
+            for k in 0..<400 {
+                guard let (lo, hi) = span(Double(j) + (Double(k) + 0.5) / 400) else { continue }
+                for i in 0..<size { area[j * size + i] += max(0, min(Double(i + 1), hi) - max(Double(i), lo)) / 400 }
+            }
+        }
+        return area
+    }
+
+    /// The span of a disc of radius r about (cx, cy) at height y.
+    func discSpan(_ cx: Double, _ cy: Double, _ r: Double) -> (Double) -> (Double, Double)? {
+        { y in
+            let dy = y - cy
+            guard dy * dy < r * r else { return nil }
+            let half = (r * r - dy * dy).squareRoot()
+            return (cx - half, cx + half)
+        }
+    }
+
+    func worst(_ got: [Double], _ want: [Double]) -> Double { zip(got, want).map { abs($0 - $1) }.max()! }
+
     /// A circle far larger than the picture is flattened finely only near
-    /// the picture: each pixel still has the area of the true circle in it,
-    /// integrated here along x under the circle's edge y(x).
+    /// the picture: each pixel still has the area of the true circle in it.
     @Test func aCircleFarLargerThanThePictureCoversWhatTheTrueOneDoes() {
         let size = 12, radius = 100_000.0
         for (cx, cy) in [(6.3, 3.4 + radius), (-radius + 5.2, 6.0), (6.0, 6.0 - radius - 40), (6.0, 6.0)] {
             var r = Rasteriser(width: size, height: size, scale: 1, background: nil)
             r.draw(Element(id: ElementID("c"), shape: .circle, x: cx, y: cy, diameter: 2 * radius, scale: 1, opacity: 1,
                            color: RGBColor(rgb: 0)))
-            let got = coverage(r)
-            var worst = 0.0
-            for j in 0..<size {
-                for i in 0..<size {
-                    // The pixel's area inside the circle: its rows' spans at 400 heights.
-                    var area = 0.0
-                    for k in 0..<400 {
-                        let y = Double(j) + (Double(k) + 0.5) / 400, dy = y - cy
-                        guard dy * dy < radius * radius else { continue }
-                        let half = (radius * radius - dy * dy).squareRoot()
-                        area += max(0, min(Double(i + 1), cx + half) - max(Double(i), cx - half)) / 400
-                    }
-                    worst = max(worst, abs(got[j * size + i] - area))
-                }
-            }
-            #expect(worst < 0.003, "centre (\(cx), \(cy)): worst pixel \(worst) from the true area")
+            let off = worst(coverage(r), trueCoverage(size: size, discSpan(cx, cy, radius)))
+            #expect(off < 0.003, "centre (\(cx), \(cy)): worst pixel \(off) from the true area")
         }
+    }
+
+    /// A rect's corners and a stroke's round ends are arcs too: one far
+    /// larger than the picture covers what the true shape does.
+    @Test func cornersAndCapsFarLargerThanThePictureCoverWhatTheTrueOnesDo() {
+        let size = 12, radius = 100_000.0
+        // A rect 3 radii wide and 2 high, corners of one radius, its top right corner's arc across the picture.
+        let (w, h) = (3 * radius, 2 * radius)
+        let (cx, cy) = (6.3 - w / 2 + radius - radius * sin(0.7), 5.4 + h / 2 - radius + radius * cos(0.7))
+        var rect = Element(id: ElementID("r"), shape: .rect, x: cx, y: cy, diameter: 0, scale: 1, opacity: 1, color: RGBColor(rgb: 0))
+        rect.width = w; rect.height = h; rect.cornerRadius = radius
+        var r = Rasteriser(width: size, height: size, scale: 1, background: nil)
+        r.draw(rect)
+        let want = trueCoverage(size: size) { y in
+            let dy = abs(y - cy)
+            guard dy < h / 2 else { return nil }
+            // Within a corner's band the side is a quarter circle in.
+            let inset = dy > h / 2 - radius ? radius - (radius * radius - pow(dy - (h / 2 - radius), 2)).squareRoot() : 0
+            return (cx - w / 2 + inset, cx + w / 2 - inset)
+        }
+        #expect(worst(coverage(r), want) < 0.003, "rounded corner: worst pixel \(worst(coverage(r), want))")
+        // A ring of no radius trimmed to a sliver, its ends round: two half discs of half its line width, one disc.
+        var ring = Element(id: ElementID("g"), shape: .ring, x: 5.7, y: 6.2 + radius, diameter: 0, scale: 1, opacity: 1, color: RGBColor(rgb: 0))
+        ring.lineWidth = 2 * radius; ring.strokeStart = 0; ring.strokeEnd = 1e-12; ring.lineCap = .round
+        var c = Rasteriser(width: size, height: size, scale: 1, background: nil)
+        c.draw(ring)
+        let disc = trueCoverage(size: size, discSpan(5.7, 6.2 + radius, radius))
+        #expect(worst(coverage(c), disc) < 0.003, "round ends: worst pixel \(worst(coverage(c), disc))")
     }
 
     @Test func compositingIsSourceOverInSRGB() {
