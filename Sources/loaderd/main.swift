@@ -31,6 +31,17 @@ case .serve(let configuration):
 
 func serve(_ configuration: ServiceConfiguration) -> Never {
     let started = monotonicNanoseconds()
+    // SIGINT and SIGTERM are taken by this thread alone, at the end: every
+    // thread made from here on has them blocked, and one that comes while
+    // starting waits for it. An ignored signal would be discarded even
+    // blocked (a shell starts background jobs with SIGINT ignored).
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     let logger = Logger(level: configuration.logLevel)
     var catalog = LoaderCatalog.standard
     if let directory = configuration.loadersDir {
@@ -81,24 +92,18 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     logger.flush()
 
     // SIGINT and SIGTERM: readiness off, streams end with `event: end`,
-    // in-flight requests finish, then exit 0.
-    let signals = DispatchQueue(label: "loaderd.signals")
-    var sources: [DispatchSourceSignal] = []
-    for sig in [SIGINT, SIGTERM] {
-        signal(sig, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: sig, queue: signals)
-        source.setEventHandler {
-            logger.log(.info, "stopping", [("signal", .string(sig == SIGINT ? "SIGINT" : "SIGTERM"))])
-            service.markNotReady()
-            server.shutdown(gracePeriod: UInt64(configuration.shutdownGraceSeconds * 1e9))
-            logger.log(.info, "stopped", [("requests", .int(server.requestsServed))])
-            logger.flush()
-            exit(0)
-        }
-        source.resume()
-        sources.append(source)
-    }
-    withExtendedLifetime(sources) { dispatchMain() }
+    // in-flight requests finish, then exit 0. The main thread waits here
+    // rather than leave by dispatchMain's pthread_exit, whose unwinding
+    // sorted every frame description of the static binary first (about
+    // 10 ms of CPU beside the first requests).
+    var received: Int32 = 0
+    while sigwait(&stopSignals, &received) != 0 {}
+    logger.log(.info, "stopping", [("signal", .string(received == SIGINT ? "SIGINT" : "SIGTERM"))])
+    service.markNotReady()
+    server.shutdown(gracePeriod: UInt64(configuration.shutdownGraceSeconds * 1e9))
+    logger.log(.info, "stopped", [("requests", .int(server.requestsServed))])
+    logger.flush()
+    exit(0)
 }
 
 enum FileHandleOutput {
