@@ -60,6 +60,9 @@ private struct Parser {
     let maxDepth: Int
     var i = 0
 
+    /// Keys an object has before its duplicates are found by hashing.
+    static let hashedFrom = 8
+
     init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
@@ -96,13 +99,23 @@ private struct Parser {
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         i += 1
         var fields: [(String, JSONValue)] = []
+        // Duplicates: a scan while the object is small (no allocation for
+        // the usual few keys), a hashed set from `hashedFrom` keys on, so
+        // that an object of n keys costs O(n), not O(n²).
+        var seen: Set<String>?
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try string()
-            if fields.contains(where: { $0.0 == key }) { throw error("duplicate key \"\(key)\"") }
+            if seen == nil && fields.count == Self.hashedFrom {
+                seen = Set(minimumCapacity: 2 * Self.hashedFrom)
+                for (k, _) in fields { seen!.insert(k) }
+            }
+            let duplicate = seen == nil ? fields.contains(where: { $0.0 == key }) : !seen!.insert(key).inserted
+            // A key is named only in part: an answer does not echo a megabyte.
+            if duplicate { throw error("duplicate key \"\(key.prefix(64))\"") }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1
@@ -134,7 +147,16 @@ private struct Parser {
 
     mutating func string() throws(JSONParseError) -> String {
         i += 1
-        var out = [UInt8]()
+        // Most strings have no escape: made from their bytes, with no
+        // buffer of their own.
+        let start = i
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "\"") {
+            defer { i += 1 }
+            guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            return s
+        }
+        var out = Array(bytes[start..<i])
         while true {
             guard i < bytes.count else { throw error("unterminated string") }
             let c = bytes[i]
@@ -167,13 +189,33 @@ private struct Parser {
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
                     throw error("unpaired surrogate")
                 }
-                out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                Self.appendUTF8(scalar, to: &out)
             default:
                 throw error("invalid escape")
             }
         }
         guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
         return s
+    }
+
+    /// A scalar's UTF-8 bytes, written in place (no string per escape).
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            out.append(UInt8(scalar))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | scalar >> 6))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18))
+            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        }
     }
 
     mutating func hex4() throws(JSONParseError) -> UInt32 {
