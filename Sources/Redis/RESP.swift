@@ -41,52 +41,86 @@ public struct RESPLimits: Sendable {
 /// Parses replies from bytes as they arrive. `next` takes the bytes
 /// buffered so far and answers the first whole reply and its length, or nil
 /// until it has come; it first measures the reply without building it (bulk
-/// payloads are skipped by their length), so a large reply arriving in
-/// pieces costs one pass over its headers per piece.
+/// payloads are skipped by their length). A caller that keeps a `Progress`
+/// across calls, and passes the same bytes again with more after them,
+/// resumes the measure where it stopped: a reply of n bytes arriving in any
+/// number of pieces costs O(n) in all, however many items it has.
 public struct RESPParser: Sendable {
     public let limits: RESPLimits
     public init(limits: RESPLimits = RESPLimits()) { self.limits = limits }
 
+    /// How much of the reply at the start of the bytes has been measured.
+    public struct Progress: Sendable {
+        /// Where the next value to measure starts.
+        var at = 0
+        /// Items still to measure in each array the measure is inside, outermost first.
+        var pending: [Int] = []
+        public init() {}
+    }
+
     public func next(_ bytes: UnsafeBufferPointer<UInt8>) throws(RESPError) -> (value: RESPValue, consumed: Int)? {
-        guard let end = try measure(bytes, at: 0, depth: 0) else { return nil }
+        var progress = Progress()
+        return try next(bytes, resuming: &progress)
+    }
+
+    /// As `next(_:)`, going on from `progress`, which must come from a call
+    /// on the same bytes (fewer of them); it is reset once a reply is whole.
+    public func next(_ bytes: UnsafeBufferPointer<UInt8>, resuming progress: inout Progress) throws(RESPError) -> (value: RESPValue, consumed: Int)? {
+        guard let end = try measure(bytes, &progress) else { return nil }
+        progress = Progress()
         var i = 0
         let value = try build(bytes, at: &i)
         assert(i == end, "built and measured lengths differ")
         return (value, end)
     }
 
-    /// Where the reply starting at `start` ends, or nil if it has not all come.
-    private func measure(_ b: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int) throws(RESPError) -> Int? {
-        guard depth <= limits.maxDepth else { throw RESPError("replies nest deeper than \(limits.maxDepth)") }
-        guard start < b.count else { return nil }
-        guard let lineEnd = try lineEnd(b, from: start + 1) else { return nil }
-        let afterLine = lineEnd + 2
-        switch b[start] {
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            return afterLine
-        case UInt8(ascii: ":"):
-            _ = try integer(b, start + 1, lineEnd)
-            return afterLine
-        case UInt8(ascii: "$"):
-            let n = try integer(b, start + 1, lineEnd)
-            if n == -1 { return afterLine }
-            guard n >= 0, n <= Int64(limits.maxBulkBytes) else { throw RESPError("bulk length \(n) is out of bounds") }
-            let end = afterLine + Int(n) + 2
-            guard end <= b.count else { return nil }
-            guard b[end - 2] == 0x0D, b[end - 1] == 0x0A else { throw RESPError("a bulk string does not end with CRLF") }
-            return end
-        case UInt8(ascii: "*"):
-            let n = try integer(b, start + 1, lineEnd)
-            if n == -1 { return afterLine }
-            guard n >= 0, n <= Int64(limits.maxArrayCount) else { throw RESPError("array length \(n) is out of bounds") }
-            var at = afterLine
-            for _ in 0..<Int(n) {
-                guard let next = try measure(b, at: at, depth: depth + 1) else { return nil }
-                at = next
+    /// Where the reply at the start of `b` ends, or nil if it has not all
+    /// come (then `progress` says how far it was measured). Iterative, so
+    /// that a piece that ends deep inside nested arrays is picked up there.
+    private func measure(_ b: UnsafeBufferPointer<UInt8>, _ progress: inout Progress) throws(RESPError) -> Int? {
+        var at = progress.at
+        while true {
+            guard progress.pending.count <= limits.maxDepth else { throw RESPError("replies nest deeper than \(limits.maxDepth)") }
+            guard at < b.count, let lineEnd = try lineEnd(b, from: at + 1) else {
+                progress.at = at
+                return nil
             }
-            return at
-        default:
-            throw RESPError("unknown reply type byte \(b[start])")
+            let afterLine = lineEnd + 2
+            switch b[at] {
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                at = afterLine
+            case UInt8(ascii: ":"):
+                _ = try integer(b, at + 1, lineEnd)
+                at = afterLine
+            case UInt8(ascii: "$"):
+                let n = try integer(b, at + 1, lineEnd)
+                if n == -1 { at = afterLine; break }
+                guard n >= 0, n <= Int64(limits.maxBulkBytes) else { throw RESPError("bulk length \(n) is out of bounds") }
+                let end = afterLine + Int(n) + 2
+                guard end <= b.count else {
+                    progress.at = at
+                    return nil
+                }
+                guard b[end - 2] == 0x0D, b[end - 1] == 0x0A else { throw RESPError("a bulk string does not end with CRLF") }
+                at = end
+            case UInt8(ascii: "*"):
+                let n = try integer(b, at + 1, lineEnd)
+                guard n == -1 || (n >= 0 && n <= Int64(limits.maxArrayCount)) else { throw RESPError("array length \(n) is out of bounds") }
+                at = afterLine
+                if n > 0 {
+                    progress.pending.append(Int(n))
+                    continue
+                }
+            default:
+                throw RESPError("unknown reply type byte \(b[at])")
+            }
+            // A value is whole: so is every array it was the last item of.
+            while let last = progress.pending.indices.last {
+                progress.pending[last] -= 1
+                if progress.pending[last] > 0 { break }
+                progress.pending.removeLast()
+            }
+            if progress.pending.isEmpty { return at }
         }
     }
 

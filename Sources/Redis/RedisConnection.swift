@@ -27,6 +27,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     public let loop: EventLoop
     public let url: RedisURL
     private let parser = RESPParser()
+    /// How far the reply at the start of `input` has been measured.
+    private var progress = RESPParser.Progress()
     private let connectTimeout: UInt64 = 1_000_000_000
     private let commandTimeout: UInt64
 
@@ -235,7 +237,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         while start < input.count {
             let next: (value: RESPValue, consumed: Int)?
             do {
-                next = try input.withUnsafeBufferPointer { (b) throws(RESPError) in try parser.next(UnsafeBufferPointer(rebasing: b[start...])) }
+                next = try input.withUnsafeBufferPointer { (b) throws(RESPError) in try parser.next(UnsafeBufferPointer(rebasing: b[start...]), resuming: &progress) }
             } catch {
                 return disconnect("a broken reply: \(error)")
             }
@@ -283,6 +285,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         queued = []
         output = []
         input = []
+        progress = RESPParser.Progress()
         if case .closed = state { return }
         state = .waiting
         for reply in failed { reply(.failure(.unavailable("\(reason) (\(url))"))) }

@@ -37,6 +37,34 @@ struct RESPTests {
         #expect(out == bytes)
     }
 
+    /// A connection's way: the bytes arrive a few at a time and the measure
+    /// resumes where it stopped. Each reply is the one written by hand.
+    @Test(arguments: [1, 2, 3, 5, 64])
+    func repliesReadInPiecesResumeTheMeasure(_ piece: Int) throws {
+        let text = "*3\r\n*2\r\n$3\r\nabc\r\n*0\r\n:7\r\n*1\r\n$-1\r\n+OK\r\n$2\r\nxy\r\n*2\r\n*1\r\n*1\r\n:1\r\n-E\r\n"
+        let expected: [RESPValue] = [
+            .array([.array([.bulk(Array("abc".utf8)), .array([])]), .integer(7), .array([.bulk(nil)])]),
+            .simple("OK"),
+            .bulk(Array("xy".utf8)),
+            .array([.array([.array([.integer(1)])]), .error("E")]),
+        ]
+        let bytes = Array(text.utf8)
+        var input: [UInt8] = [], values: [RESPValue] = []
+        var progress = RESPParser.Progress()
+        var fed = 0
+        while fed < bytes.count {
+            let n = min(piece, bytes.count - fed)
+            input += bytes[fed..<(fed + n)]
+            fed += n
+            while let r = try input.withUnsafeBufferPointer({ (b) throws(RESPError) in try RESPParser().next(b, resuming: &progress) }) {
+                values.append(r.value)
+                input.removeFirst(r.consumed)
+            }
+        }
+        #expect(values == expected)
+        #expect(input.isEmpty)
+    }
+
     @Test(arguments: [
         "?1\r\n", ":12a\r\n", ":\r\n", "$-2\r\n", "$3\r\nabcXY", "+a\rb\r\n", "+a\nb\r\n", "*-5\r\n", ":1234567890123456789\r\n",
     ])
