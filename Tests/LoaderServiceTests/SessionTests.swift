@@ -78,6 +78,29 @@ struct SessionTests {
         #expect(try request(app, "GET", "/sessions/\(s.id)").status == 404)
     }
 
+    /// A body past the size parsed on the loop (16 KiB) is read only once
+    /// the session and the token are known good: a stranger's megabyte
+    /// gets its 404 or 401 unread; a good client's large body still works.
+    @Test func aLargeBodyIsReadAfterTheSessionAndItsToken() throws {
+        let app = TestApp()
+        let s = try create(app)
+        let broken = "{\"type\":" + String(repeating: "[", count: 20_000)
+        let padded = "{\"type\":\"progress\"" + String(repeating: " ", count: 20_000) + "}"
+        #expect(try request(app, "POST", "/sessions/nope/events", token: s.token, body: broken).status == 404)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", body: broken).status == 401)
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: "wrong", body: broken).status == 401)
+        let refused = try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: broken)
+        #expect(try refused.status == 400 && decodeError(refused).code == "invalid_body")
+        #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: padded).status == 202)
+        let state = try JSONDecoder().decode(State.self, from: Data(request(app, "GET", "/sessions/\(s.id)").body))
+        #expect(state.events.map(\.type) == ["progress"])
+        let created = try request(app, "POST", "/sessions", body: "{\"loader\":\"web\"" + String(repeating: " ", count: 20_000) + "}")
+        #expect(created.status == 201)
+        let many = "{" + (0..<3000).map { "\"k\($0)\":0" }.joined(separator: ",") + "}"
+        let unknown = try request(app, "POST", "/sessions", body: many)
+        #expect(try unknown.status == 400 && decodeError(unknown).code == "invalid_body")
+    }
+
     @Test func eventsComeInPages() throws {
         let app = TestApp()
         let s = try create(app)

@@ -4,11 +4,16 @@ import HTTPServer
 import LoaderEngine
 
 extension LoaderService {
-    /// `POST /sessions` with `{"loader":"web","params":{…}}`.
+    /// `POST /sessions` with `{"loader":"web","params":{…}}`. The rate
+    /// limit comes before the body is read.
     func createSession(_ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         try requireNoQuery(request)
         try Negotiation.requireJSON(request)
         try admitSessionCreation(request, peer: peer)
+        return parsingBody(request, peer: peer) { [self] in try createSession(request) }
+    }
+
+    private func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try jsonBody(request, allowed: ["loader", "params"])
         guard case .string(let name)? = body["loader"] else {
             throw ServiceError.invalid("loader is required: one of \(catalog.names.joined(separator: ", "))")
@@ -165,22 +170,36 @@ extension LoaderService {
     }
 
     /// `POST /sessions/{id}/events` with `Authorization: Bearer <token>`.
-    func postSessionEvent(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// A small body is read first and the token checked in the same store
+    /// step as the write (one round trip); a large one only after the
+    /// session and its token are known, and then off the loop.
+    func postSessionEvent(_ id: String, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         try requireNoQuery(request)
         let token = bearerToken(request)
-        let kind: SessionEvent.Kind
-        do {
-            let body = try jsonBody(request, allowed: ["type"])
-            guard case .string(let type)? = body["type"], let k = SessionEvent.Kind(rawValue: type) else {
-                throw ServiceError.invalid("type must be progress, finish or stop")
+        guard request.body.count <= Self.inlineBodyBytes else {
+            return answer({ sessions.authorize(id, token: token, reply: $0) }) { [self] _ in
+                parsingBody(request, peer: peer) { [self] in post(try eventKind(request), to: id, token: token) }
             }
-            kind = k
-        } catch {
+        }
+        let kind: SessionEvent.Kind
+        do { kind = try eventKind(request) } catch {
             // The token first: without it, nothing about the body is told.
             return answer({ sessions.authorize(id, token: token, reply: $0) }) { _ in throw error }
         }
-        // The store checks the token before anything else, in the same step as the write.
-        return answer({ sessions.post(kind, to: id, token: token, reply: $0) }) { event in
+        return post(kind, to: id, token: token)
+    }
+
+    private func eventKind(_ request: HTTPRequest) throws -> SessionEvent.Kind {
+        let body = try jsonBody(request, allowed: ["type"])
+        guard case .string(let type)? = body["type"], let kind = SessionEvent.Kind(rawValue: type) else {
+            throw ServiceError.invalid("type must be progress, finish or stop")
+        }
+        return kind
+    }
+
+    /// The store checks the token before anything else, in the same step as the write.
+    private func post(_ kind: SessionEvent.Kind, to id: String, token: String?) -> HTTPResponse {
+        answer({ sessions.post(kind, to: id, token: token, reply: $0) }) { event in
             var w = JSONWriter(capacity: 64)
             w.beginObject()
             w.field("type", event.kind.rawValue)
@@ -204,6 +223,20 @@ extension LoaderService {
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return String(parts[1].trimmingSpaces)
+    }
+
+    /// Bodies up to this size are parsed on the event loop (tens of
+    /// microseconds); a larger one, up to `maxBodyBytes`, on a heavy worker.
+    static let inlineBodyBytes = 16 * 1024
+
+    /// `handle`'s answer: made at once for a small body; for a larger one,
+    /// as heavy work of the client (its share, `heavyWaitSeconds`), so that
+    /// no loop parses a megabyte while its other connections wait.
+    func parsingBody(_ request: HTTPRequest, peer: SocketAddress?, _ handle: @escaping @Sendable () throws -> HTTPResponse) -> HTTPResponse {
+        guard request.body.count > Self.inlineBodyBytes else {
+            do { return try handle() } catch { return ServiceError(answering: error).response }
+        }
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { _ in try handle() }
     }
 
     /// The request body as a JSON object with only `allowed` keys.

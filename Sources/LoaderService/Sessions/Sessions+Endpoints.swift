@@ -8,7 +8,7 @@ extension LoaderService {
         Endpoint(.DELETE, "/sessions/{id}", document: OpenAPI.deleteSession) { s, r in try s.deleteSession(r[parameter: "id"], r.http) },
         Endpoint(.GET, "/sessions/{id}/frames", document: OpenAPI.getSessionFrames) { s, r in try s.sessionFrames(r[parameter: "id"], r.http, r.caches) },
         Endpoint(.POST, "/sessions/{id}/events", document: OpenAPI.postSessionEvent) { s, r in
-            try s.postSessionEvent(r[parameter: "id"], r.http)
+            try s.postSessionEvent(r[parameter: "id"], r.http, peer: r.context.peer)
         },
     ]
 }
