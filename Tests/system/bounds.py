@@ -494,31 +494,43 @@ def run_series(port, health, name, sizes, make, statuses):
 
 
 def the_issues_body(port, health):
-    """About 1 MB of 125,000 distinct keys, no token, a session that does not exist."""
+    """About 1 MB of 125,000 distinct keys, sent twice over: with no token
+    to a session that does not exist (the issue's recipe: answered 404,
+    since the session is checked before the body is read), and with the
+    token to a session that exists, so that the whole body is parsed
+    (answered 400: the events body takes only "type", README.md). Each is
+    sent again and again for at least a second, so that /healthz is asked
+    often enough meanwhile to judge its p99."""
     body = keys_value(125000).encode()
-    raw = request_bytes("POST", "/sessions/unknown-session/events", body)
-    conn = Conn(port, timeout=120)
-    since = time.monotonic()
-    samples = []
-    try:
-        while len(samples) < 5:
-            status, _, seconds = conn.ask(raw, timeout=120)
-            check(status == 404, f"125,000 keys: answered {status} (expected 404)")
-            samples.append(seconds)
-            if seconds > CUT_S:
-                break
-    except OSError as e:
-        check(False, f"125,000 keys: no answer within 120 s ({e})")
-        samples.append(120.0)
-    finally:
-        conn.close()
-    p99, asks = health.p99(since)
-    t = statistics.median(samples)
-    say(f"the issue's body: {len(body):,} bytes of 125,000 distinct keys to the events of an unknown session, no token: "
-        f"answered in {t * 1000:.1f} ms (median of {len(samples)}; target {TARGET_125K_S * 1000:.0f} ms); "
-        f"/healthz p99 meanwhile {p99 * 1000:.1f} ms over {asks} asks (limit 50 ms)")
-    check(t <= TARGET_125K_S, f"125,000 keys answered in {t * 1000:.0f} ms (target {TARGET_125K_S * 1000:.0f} ms)")
-    check(p99 < HEALTH_P99_S, f"/healthz p99 {p99 * 1000:.0f} ms while 125,000 keys were parsed (limit 50 ms)")
+    sid, token = create_session(port)
+    for what, target, headers, expected in [
+        ("to the events of an unknown session, no token", "/sessions/unknown-session/events", [], 404),
+        ("to the events of a session, with its token (parsed whole)", f"/sessions/{sid}/events",
+         [("Authorization", "Bearer " + token)], 400),
+    ]:
+        raw = request_bytes("POST", target, body, headers)
+        conn = Conn(port, timeout=120)
+        since = time.monotonic()
+        samples = []
+        try:
+            while len(samples) < 5 or (time.monotonic() - since < 1.0 and len(samples) < 5000):
+                status, _, seconds = conn.ask(raw, timeout=120)
+                check(status == expected, f"125,000 keys {what}: answered {status} (expected {expected})")
+                samples.append(seconds)
+                if seconds > CUT_S:
+                    break
+        except OSError as e:
+            check(False, f"125,000 keys {what}: no answer within 120 s ({e})")
+            samples.append(120.0)
+        finally:
+            conn.close()
+        p99, asks = health.p99(since)
+        t = statistics.median(samples)
+        say(f"the issue's body: {len(body):,} bytes of 125,000 distinct keys {what}: "
+            f"answered in {t * 1000:.1f} ms (median of {len(samples)}; target {TARGET_125K_S * 1000:.0f} ms); "
+            f"/healthz p99 meanwhile {p99 * 1000:.1f} ms over {asks} asks (limit 50 ms)")
+        check(t <= TARGET_125K_S, f"125,000 keys {what}: answered in {t * 1000:.0f} ms (target {TARGET_125K_S * 1000:.0f} ms)")
+        check(p99 < HEALTH_P99_S, f"/healthz p99 {p99 * 1000:.0f} ms while 125,000 keys were sent {what} (limit 50 ms)")
 
 
 def edges(port):
@@ -842,6 +854,10 @@ def ends_in(mode, binary):
         ok, _ = poll(RECOVER_S, lambda: all(quiet(p) for p in ports))
         check(ok, f"{mode}: the servers were not quiet before the test: {[gauges(p) for p in ports]}")
         base = {p: gauges(p) for p in ports}
+        # Open connections: the one that asks /metrics, by arithmetic (a
+        # reading can catch a connection of the warm-up still closing).
+        for p in ports:
+            base[p]["loaderd_open_connections"] = 1.0
         base_streams = {p: base[p].get("loaderd_open_streams") for p in ports}
         base_viewers = {p: [viewers(p, sessions[way]) for way in WAYS] for p in ports}
         check(all(v == 0 for vs in base_viewers.values() for v in vs), f"{mode}: viewers before the test: {base_viewers} (expected 0: none is open)")
