@@ -367,7 +367,9 @@ enum CRC32 {
 /// read past, in time linear in the bytes whatever they hold.
 ///
 /// - A record whose header checks but whose payload does not is skipped by
-///   its length (counted: `skipped`).
+///   its length (counted: `skipped`), unless a header begins within that
+///   length: then the record was cut short and others follow, and the
+///   search below takes over.
 /// - Where a header does not check, the framing is lost: the next offset
 ///   whose header checks is searched for (`resync`). If the damaged record's
 ///   payload checksum matches the bytes up to there, only its header was hit
@@ -432,6 +434,9 @@ struct JournalScan {
         case record(Framing)
         /// The framing holds; the payload's checksum fails.
         case damaged(next: Int)
+        /// A record cut short, followed by others: a header begins inside
+        /// what its length claims.
+        case cut(next: Int)
         /// The framing holds; the payload runs past the end.
         case torn
         /// No header that can be trusted here.
@@ -451,6 +456,11 @@ struct JournalScan {
             case .damaged(let next):
                 note(o, next - o, .checksum)
                 figures.skipped += 1
+                o = next
+            case .cut(let next):
+                note(o, next - o, .unreadable)
+                figures.unreadableBytes += next - o
+                figures.unreadableSpans += 1
                 o = next
             case let found:
                 let next = resync(from: o + 1)
@@ -514,7 +524,14 @@ struct JournalScan {
         let end = f.payload + f.length
         if end > bytes.count { return .torn }
         if crc(f.payload, f.length) == f.crc { return .record(f) }
-        if !f.legacy { return .damaged(next: end) }
+        if !f.legacy {
+            // A write cut short and followed by others (its partial record
+            // not cut off) claims their bytes: a header inside its payload
+            // shows it. (That search reaches `end` in the other case; a byte
+            // is searched at most twice, here and after `end`.)
+            if let inside = resync(from: f.payload), inside < end { return .cut(next: inside) }
+            return .damaged(next: end)
+        }
         // A version 1 length has no checksum of its own: trust it only if it
         // leads to the end or to a record that checks.
         if end == bytes.count { return .damaged(next: end) }
