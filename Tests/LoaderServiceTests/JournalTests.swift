@@ -246,6 +246,27 @@ import Testing
         }
     }
 
+    /// A journal as the code before wrote it (version 1 records) opens: its
+    /// sessions and events are all there, and it is rewritten as version 2.
+    @Test func aVersionOneJournalOpensAndIsRewritten() throws {
+        let directory = Directory()
+        let created = Double(time(nil)) - 10
+        var file = Self.legacyRecord(Array(#"{"op":"create","id":"old","token":"secret","loader":"web","params":{},"createdAt":\#(created)}"#.utf8))
+        for t in [1.5, 2.5, 3.5] {
+            file += Self.legacyRecord(Array(#"{"op":"event","id":"old","type":"progress","t":\#(t)}"#.utf8))
+        }
+        try directory.write(file)
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: Logger(level: .off))
+        #expect(try store.snapshot("old").events.map(\.t) == [1.5, 2.5, 3.5])
+        // New records follow in version 2.
+        let written = Atomic<Bool>(false)
+        try #require(store.post(.progress, to: "old", token: "secret").1).whenDone { written.store($0, ordering: .relaxed) }
+        #expect(eventually(10) { written.load(ordering: .relaxed) })
+        let rewritten = try directory.read("sessions.journal")
+        #expect(JournalScanCheck.clean(rewritten) && Self.records(in: rewritten).count == 5)
+        #expect(directory.files == ["sessions.journal"])
+    }
+
     @Test func aCompactionLeftoverIsRemovedOnOpening() throws {
         let directory = Directory()
         try directory.write(Self.payloads.flatMap(Self.record))
