@@ -178,6 +178,57 @@ import Testing
         #expect(try directory.read(String(kept.path.split(separator: "/").last!)) == garbage)
     }
 
+    /// A seeded generator (xorshift64*), so that a failing case can be run again.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return state &* 0x2545_F491_4F6C_DD1D
+        }
+    }
+
+    /// Damage of every kind at random, several at once: each record is kept,
+    /// has a bit flipped, is cut short, has its header overwritten, or has
+    /// garbage or zeros put before it. Every record left whole is read, in
+    /// order, and nothing is read that was not written; the work stays
+    /// within the bound.
+    @Test func everyWholeRecordIsReadWhateverTheDamageAround() throws {
+        for seed in UInt64(1)...2000 {
+            var g = Seeded(state: seed &* 0x9E37_79B9_7F4A_7C15)
+            let payloads = (0..<20).map { i in
+                Array(#"{"op":"event","id":"s\#(i)","t":\#(i)\#(String(repeating: "7", count: Int.random(in: 0...40, using: &g)))}"#.utf8)
+            }
+            var file: [UInt8] = []
+            var whole: [Int] = []
+            for (i, payload) in payloads.enumerated() {
+                var r = Self.record(payload)
+                switch Int.random(in: 0..<10, using: &g) {
+                case 0: r[Int.random(in: 0..<r.count, using: &g)] ^= 1 << UInt8.random(in: 0..<8, using: &g)
+                case 1: r = Array(r.prefix(Int.random(in: 1..<r.count, using: &g)))
+                case 2: for j in 0..<12 { r[j] = UInt8.random(in: 0...255, using: &g) }
+                case 3: file += (0..<Int.random(in: 1...40, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }; whole.append(i)
+                case 4: file += [UInt8](repeating: 0, count: Int.random(in: 1...40, using: &g)); whole.append(i)
+                default: whole.append(i)
+                }
+                file += r
+            }
+            var scan = JournalScan(file)
+            scan.run()
+            // Greedy matching is exact: the payloads differ from one another.
+            var next = 0, matched: [Int] = []
+            for p in scan.payloads {
+                guard let at = payloads[next...].firstIndex(of: p) else {
+                    Issue.record("seed \(seed): a payload read out of order or never written")
+                    break
+                }
+                matched.append(at)
+                next = at + 1
+            }
+            #expect(Set(whole).isSubset(of: Set(matched)), "seed \(seed): whole records \(whole), read \(matched)")
+            #expect(scan.checksummed <= 31 * file.count + 64, "seed \(seed)")
+        }
+    }
+
     /// Journals written before the header checksum still replay, and are
     /// rewritten; a flipped bit in a middle record loses that record at
     /// most, and none when it hit the length.
@@ -215,11 +266,12 @@ import Testing
 
     /// The work of a replay, in bytes checksummed, for shapes that would make
     /// a search trying every offset quadratic: bounded by a multiple of the
-    /// file's size. Per byte: its payload check, a look-ahead check (version
-    /// 1), two repair attempts, an 8-byte header check at most twice per
-    /// offset (a damaged record's payload is searched for a header, and
-    /// again from its end on), and the version 1 search's budget of twice
-    /// the file: 1 + 1 + 2 + 16 + 2 = 22.
+    /// file's size. Per byte: the version test (the first record's payload,
+    /// then an 8-byte header check per offset if that fails), its payload
+    /// check, a look-ahead check (version 1), two repair attempts, an 8-byte
+    /// header check at most twice per offset (a damaged record's payload is
+    /// searched for a header, and again from its end on), and the version 1
+    /// search's budget of twice the file: 1 + 8 + 1 + 1 + 2 + 16 + 2 = 31.
     @Test func replayWorkIsLinearWhateverTheBytes() throws {
         let n = 1 << 20
         // Every 4th offset a version 1 header of a 64 KiB payload that fits,
@@ -240,7 +292,7 @@ import Testing
                               ("searched twice", searchedTwice)] {
             var scan = JournalScan(bytes)
             scan.run()
-            #expect(scan.checksummed <= 22 * bytes.count + 64, "\(name): \(scan.checksummed) bytes checksummed for \(bytes.count)")
+            #expect(scan.checksummed <= 31 * bytes.count + 64, "\(name): \(scan.checksummed) bytes checksummed for \(bytes.count)")
             let f = scan.figures
             #expect(f.tornBytes + f.unreadableBytes + scan.payloads.reduce(0) { $0 + $1.count } <= bytes.count, "\(name)")
         }

@@ -379,8 +379,8 @@ enum CRC32 {
 ///   (or a few bytes too short for a header, or zeros) with nothing readable
 ///   after it is a torn tail: a write the process did not finish.
 ///
-/// Version 1 records (8-byte header, no header checksum) are read in a file
-/// that starts with one: there a failing checksum is taken as payload damage
+/// Version 1 records (8-byte header, no header checksum) are read in a
+/// version 1 file (`isVersion1`): there a failing checksum is taken as payload damage
 /// only when its length leads to the end or to a record that checks, and the
 /// search also tries version 1 headers, whose payload checksums it computes
 /// within a budget of twice the file's size (beyond it, the rest is kept
@@ -411,7 +411,7 @@ struct JournalScan {
     }
 
     private let bytes: [UInt8]
-    private let legacy: Bool
+    private var legacy: Bool
     /// Payload bytes the version 1 search may still hash.
     private var legacyBudget: Int
     private(set) var payloads: [[UInt8]] = []
@@ -424,8 +424,27 @@ struct JournalScan {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        legacy = bytes.count >= 4 && bytes[3] != JournalScan.tag
         legacyBudget = 2 * bytes.count
+        legacy = false
+        legacy = isVersion1()
+    }
+
+    /// A version 1 file: its first record is a version 1 record that
+    /// checks, or (its start damaged) no version 2 header checks anywhere in
+    /// it. Damage at the start of a version 2 file (garbage or zeros before
+    /// its first record) must not make it read as version 1.
+    private mutating func isVersion1() -> Bool {
+        let n = bytes.count
+        guard n >= 8 else { return false }
+        if n >= 12 && bytes[3] == JournalScan.tag && crc(0, 8) == readUInt32(bytes, 8) { return false }
+        let length = Int(readUInt32(bytes, 0))
+        if length > 0 && length <= n - 8 && crc(8, length) == readUInt32(bytes, 4) { return true }
+        var o = 1
+        while o + 12 <= n {
+            if bytes[o + 3] == JournalScan.tag && crc(o, 8) == readUInt32(bytes, o + 8) { return false }
+            o += 1
+        }
+        return true
     }
 
     private struct Framing { let payload: Int; let length: Int; let crc: UInt32; let legacy: Bool }
@@ -508,9 +527,10 @@ struct JournalScan {
         if o + 12 <= n && bytes[o + 3] == JournalScan.tag && crc(o, 8) == readUInt32(bytes, o + 8) {
             return Framing(payload: o + 12, length: Int(readUInt32(bytes, o) & 0xFF_FFFF), crc: readUInt32(bytes, o + 4), legacy: false)
         }
+        // No record was ever empty: 8 zero bytes are no version 1 record.
         if legacy && o + 8 <= n {
             let length = Int(readUInt32(bytes, o))
-            if length <= JournalScan.legacyMaxPayload { return Framing(payload: o + 8, length: length, crc: readUInt32(bytes, o + 4), legacy: true) }
+            if length > 0 && length <= JournalScan.legacyMaxPayload { return Framing(payload: o + 8, length: length, crc: readUInt32(bytes, o + 4), legacy: true) }
         }
         return nil
     }
@@ -553,7 +573,7 @@ struct JournalScan {
             if legacy {
                 let length = Int(readUInt32(bytes, o)), end = o + 8 + length
                 // Cheap first: the record must end at the end or before a plausible header.
-                if length <= min(JournalScan.legacyMaxPayload, legacyBudget) && end <= n
+                if length > 0 && length <= min(JournalScan.legacyMaxPayload, legacyBudget) && end <= n
                     && (end == n || (end + 8 <= n && (readUInt32(bytes, end) <= UInt32(JournalScan.legacyMaxPayload) || (end + 12 <= n && bytes[end + 3] == JournalScan.tag)))) {
                     legacyBudget -= length
                     if crc(o + 8, length) == readUInt32(bytes, o + 4) { return o }
