@@ -221,7 +221,8 @@ final class Journal: @unchecked Sendable {
             size += batch.bytes.count
         } else {
             // Cut what part of the batch got in, so that later records do not
-            // follow a torn one (replay stops at the first damaged record).
+            // follow a torn one (replay would read past it, but as damage,
+            // kept aside with everything after it).
             _ = ftruncate(fd, off_t(size))
             lseek(fd, off_t(size), SEEK_SET)
         }

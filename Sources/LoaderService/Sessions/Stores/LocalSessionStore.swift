@@ -65,8 +65,8 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     let logger: Logger
     public let clock: WallClock
 
-    /// Opens the store: with a data directory, replays its journal (cutting a
-    /// damaged tail) and compacts expired sessions away.
+    /// Opens the store: with a data directory, replays its journal (reading
+    /// past damage, see `Journal.replay`) and compacts expired sessions away.
     public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger,
                 clock: WallClock = .system) throws(JournalError) {
         self.clock = clock
