@@ -149,6 +149,23 @@ import Testing
         #expect(zeros.payloads == Self.payloads && zeros.figures.tornBytes == 4096 && zeros.keptAside == nil)
     }
 
+    /// A start that fails after keeping the damage aside (say the rewrite
+    /// finds the disk full) and is tried again keeps no second copy; other
+    /// damage gets a file of its own.
+    @Test func theSameDamageIsKeptOnce() throws {
+        var file = Self.payloads.flatMap(Self.record)
+        file[40] ^= 0x20
+        let (first, directory) = try replay(file)
+        let again = try Journal(path: directory.journal).replay()
+        #expect(first.keptAside != nil && again.keptAside?.path == first.keptAside?.path)
+        #expect(directory.files.count == 2)
+        file[41] ^= 0x20
+        try directory.write(file)
+        let other = try Journal(path: directory.journal).replay()
+        #expect(other.keptAside != nil && other.keptAside?.path != first.keptAside?.path)
+        #expect(directory.files.count == 3)
+    }
+
     /// A record cut short in the middle of the file, whole records after it
     /// (a write that failed part-way and was not cut off): its header claims
     /// the bytes of the records that follow, yet every one of them is read.

@@ -129,14 +129,21 @@ final class Journal: @unchecked Sendable {
     }
 
     /// Writes `bytes` to a new file beside the journal, synced with its
-    /// name; its path.
-    private func keepAside(_ bytes: ArraySlice<UInt8>) throws(JournalError) -> String {
+    /// name, `path.damaged-<UTC time>-<crc32>`; its path. If a start before
+    /// kept the same bytes (and then failed, say to rewrite the journal on a
+    /// full disk), that file is the one: a start that fails over and over
+    /// must not fill the disk with copies.
+    private func keepAside(_ slice: ArraySlice<UInt8>) throws(JournalError) -> String {
+        let bytes = Array(slice)
+        var hex = String(CRC32.checksum(bytes), radix: 16)
+        hex = String(repeating: "0", count: 8 - hex.count) + hex
+        if let kept = Journal.alreadyKept(beside: path, suffix: "-" + hex, bytes) { return kept }
         var now = time(nil), parts = tm()
         gmtime_r(&now, &parts)
         var stamp = [CChar](repeating: 0, count: 32)
         let count = strftime(&stamp, stamp.count, "%Y%m%dT%H%M%SZ", &parts)
-        let base = path + ".damaged-" + String(decoding: stamp.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // Never over another kept file (two start-ups within a second).
+        let base = path + ".damaged-" + String(decoding: stamp.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) + "-" + hex
+        // Never over another kept file.
         for attempt in 0..<100 {
             let name = attempt == 0 ? base : base + "-\(attempt)"
             let out = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -145,7 +152,7 @@ final class Journal: @unchecked Sendable {
                 throw JournalError("cannot keep the damaged part of \(path) aside in \(name): \(String(cString: strerror(errno)))")
             }
             defer { close(out) }
-            guard Journal.writeAll(out, Array(bytes)), fsync(out) == 0 else {
+            guard Journal.writeAll(out, bytes), fsync(out) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(name)
                 throw JournalError("cannot keep the damaged part of \(path) aside in \(name): \(reason)")
@@ -154,6 +161,36 @@ final class Journal: @unchecked Sendable {
             return name
         }
         throw JournalError("cannot keep the damaged part of \(path) aside: \(base) and 99 more names taken")
+    }
+
+    /// A file kept aside before, beside `path`, whose name ends in `suffix`
+    /// (or that and a number) and which holds exactly `bytes`.
+    private static func alreadyKept(beside path: String, suffix: String, _ bytes: [UInt8]) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let directory = parts.dropLast().joined(separator: "/")
+        let prefix = String(parts.last!) + ".damaged-"
+        guard let dir = opendir(directory.isEmpty ? "." : directory) else { return nil }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), name.contains(suffix) else { continue }
+            let candidate = (directory.isEmpty ? "" : directory + "/") + name
+            var info = stat()
+            guard stat(candidate, &info) == 0, Int(info.st_size) == bytes.count else { continue }
+            let fd = open(candidate, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var held = [UInt8](repeating: 0, count: bytes.count)
+            var offset = 0
+            while offset < held.count {
+                let n = held.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+            if offset == held.count && held == bytes { return candidate }
+        }
+        return nil
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
