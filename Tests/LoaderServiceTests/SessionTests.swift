@@ -362,13 +362,14 @@ struct SessionTests {
         let path = directory + "/sessions.journal"
         let intact = try Data(contentsOf: URL(fileURLWithPath: path))
         // A torn last record: half of it written.
-        try Data(intact + Data([0x40, 0, 0, 0, 1, 2, 3, 4]) + Data("{\"op\":\"cre".utf8)).write(to: URL(fileURLWithPath: path))
+        let torn = JournalTests.record(Array(#"{"op":"create","id":"x"}"#.utf8))
+        try Data(intact + Data(torn.prefix(torn.count / 2))).write(to: URL(fileURLWithPath: path))
         do {
             let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
             #expect(store.count == 4)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == intact.count)
-        // A flipped bit in the last record: that record is cut, the rest kept.
+        // A flipped bit in the last record's payload: that record is skipped, the rest kept.
         var flipped = intact
         flipped[flipped.count - 5] ^= 0x04
         try flipped.write(to: URL(fileURLWithPath: path))

@@ -65,8 +65,8 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     let logger: Logger
     public let clock: WallClock
 
-    /// Opens the store: with a data directory, replays its journal (cutting a
-    /// damaged tail) and compacts expired sessions away.
+    /// Opens the store: with a data directory, replays its journal (reading
+    /// past damage, see `Journal.replay`) and compacts expired sessions away.
     public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger,
                 clock: WallClock = .system) throws(JournalError) {
         self.clock = clock
@@ -143,6 +143,10 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
                         value: .seconds(Double(journal.syncNanoseconds.load(ordering: .relaxed)) / 1e9)),
             StoreMetric(name: "loaderd_journal_compactions_total", help: "Compactions of the session journal while running.",
                         kind: .counter, value: .int(journal.compactions.load(ordering: .relaxed))),
+            StoreMetric(name: "loaderd_journal_skipped_records", help: "Journal records skipped at start-up: their checksum failed.",
+                        kind: .gauge, value: .int(journal.replayed.skipped)),
+            StoreMetric(name: "loaderd_journal_unreadable_bytes", help: "Journal bytes without readable framing at start-up (kept aside).",
+                        kind: .gauge, value: .int(journal.replayed.unreadableBytes)),
         ]
     }
 
@@ -265,26 +269,47 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     // MARK: Journal replay and compaction
 
+    /// Replays the journal into the sessions. Damage it read past is logged
+    /// (and kept aside by `Journal.replay`); records that do not apply are
+    /// counted: an event or delete whose session's create record was lost
+    /// has no session to go to (those records are in the kept-aside copy,
+    /// which runs from the first damage to the end). The journal is then
+    /// rewritten from the live sessions.
     private func restore(from journal: Journal) throws(JournalError) {
+        if let leftover = journal.leftoverRemoved {
+            logger.log(.warning, "journal compaction leftover removed", [("path", .string(journal.path + ".compact")), ("bytes", .int(leftover))])
+        }
         let replay = try journal.replay()
-        if let reason = replay.discardReason {
-            logger.log(.warning, "journal tail discarded", [("reason", .string(reason)), ("bytes", .int(replay.discardedBytes)), ("path", .string(journal.path))])
+        let f = replay.figures
+        if f.tornBytes > 0 {
+            logger.log(.warning, "journal torn tail cut", [("bytes", .int(f.tornBytes)), ("path", .string(journal.path))])
+        }
+        for d in replay.damage {
+            logger.log(.warning, "journal damage", [("offset", .int(d.offset)), ("bytes", .int(d.bytes)), ("what", .string(d.kind.rawValue))])
+        }
+        if let kept = replay.keptAside {
+            logger.log(.error, "journal damage read past", [
+                ("skippedRecords", .int(f.skipped)), ("repairedRecords", .int(f.repaired)),
+                ("unreadableBytes", .int(f.unreadableBytes)), ("unreadableSpans", .int(f.unreadableSpans)),
+                ("damageListed", .int(replay.damage.count)),
+                ("keptAside", .string(kept.path)), ("keptAsideBytes", .int(kept.bytes)), ("keptAsideFromOffset", .int(kept.from)),
+            ])
         }
         var all: [String: Session] = [:]
-        var skipped = 0
+        var notApplied = 0
         for payload in replay.payloads {
             guard let record = try? JSONValue.parse(payload), Record.apply(record, to: &all, catalog: catalog) else {
-                skipped += 1
+                notApplied += 1
                 continue
             }
         }
-        if skipped > 0 { logger.log(.warning, "journal records skipped", [("count", .int(skipped))]) }
+        if notApplied > 0 { logger.log(.warning, "journal records not applied", [("count", .int(notApplied))]) }
         let now = clock.now()
         let live = all.filter { now - $0.value.lastActivity <= limits.ttlSeconds }
         sessions.withLock { $0 = live }
         liveCount.store(live.count, ordering: .relaxed)
         let payloads = Record.rebuilding(live.values.map(\.image))
-        if payloads.count != replay.payloads.count || replay.discardedBytes > 0 {
+        if replay.mustRewrite || payloads.count != replay.payloads.count || f.tornBytes > 0 {
             try journal.rewrite(payloads)
         }
         logger.log(.info, "sessions restored", [("sessions", .int(live.count)), ("expired", .int(all.count - live.count)), ("records", .int(replay.payloads.count))])
