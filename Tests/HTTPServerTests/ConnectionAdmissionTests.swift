@@ -51,6 +51,37 @@ struct ConnectionAdmissionTests {
         _ = newcomers
     }
 
+    /// The idle connection is on one loop and the newcomer arrives on the
+    /// other: the newcomer is handed over and served where room was made
+    /// (driven by hand: which loop the kernel wakes cannot be chosen).
+    @Test func aNewcomerOnOneLoopTakesThePlaceOfAnIdleConnectionOnAnother() throws {
+        let (server, _) = try startServer {
+            $0.maxConnections = 1
+            $0.perAddressExempt = [AddressRange("127.0.0.1/32")!]
+        }
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let idle = try idleClient(server, from: "127.0.0.1")
+        // Listed as idle once its answer is written, just after the client can read it.
+        #expect(eventually { server.core.loopWithOldestIdle() != nil })
+        let holder = try #require(server.core.loopWithOldestIdle())
+        let other = server.loops[1 - holder]
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+        let (accepted, client) = (pair[0], pair[1])
+        defer { close(client) }
+        _ = fcntl(accepted, F_SETFL, fcntl(accepted, F_GETFL) | O_NONBLOCK)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        other.execute { server.admit(accepted, peer: nil, on: other) }
+        _ = Array(Self.hello.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) }
+        var answer = [UInt8](repeating: 0, count: 4096)
+        let n = answer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+        #expect(n > 0 && String(decoding: answer[0..<max(n, 0)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        #expect(idle.isClosedByServer())
+        #expect(server.openConnections == 1)
+        #expect(server.connectionStatistics.evictedIdle == 1)
+    }
+
     /// One address with a table's worth of idle connections (a trusted
     /// proxy, which no share bounds) cannot keep another address out.
     @Test func oneAddressHoldingEveryConnectionIdleCannotKeepAnotherOut() throws {
@@ -89,7 +120,8 @@ struct ConnectionAdmissionTests {
         #expect(server.openConnections == 2)
         #expect(server.connectionStatistics.refusedFull == 1)
 
-        #expect(a.readResponse()?.text == "patient 300\n")  // a is idle again
+        #expect(a.readResponse()?.text == "patient 300\n")  // a is idle again…
+        #expect(eventually { server.core.loopWithOldestIdle() != nil })  // …once its answer is written
         let d = try idleClient(server, from: "127.0.0.2")
         #expect(a.isClosedByServer())
         b.send("st: x\r\n\r\n")

@@ -96,7 +96,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Admits a new connection within its address's share and the table:
     /// a full table makes room by closing the connection idle longest, on
     /// whichever loop holds it; with none idle, the newcomer is refused.
-    private func admit(_ fd: Int32, peer: SocketAddress?, on loop: EventLoop) {
+    func admit(_ fd: Int32, peer: SocketAddress?, on loop: EventLoop) {
         // The address first: a newcomer over its share takes no one's place.
         var counted: IPAddress?
         if let peer {
