@@ -75,7 +75,32 @@ struct ServiceLiveTests {
         #expect(r.status == 429)
         #expect(r.headers["retry-after"] == "1")
         #expect(try decodeError(r).code == "too_many_requests")
-        _ = held
+        // Counted where an operator looks (Prometheus text: each family
+        // with its HELP and TYPE, every accept failure reason at 0).
+        held.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        let metrics = try #require(held.readResponse()).text
+        for line in [
+            #"loaderd_connections_refused_total{reason="per_address"} 1"#,
+            #"loaderd_connections_refused_total{reason="max_connections"} 0"#,
+            "loaderd_connections_evicted_total 0",
+            "loaderd_connection_addresses 1",
+            "loaderd_connections_per_address_max 1",
+            #"loaderd_accept_failures_total{reason="EMFILE"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENFILE"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENOBUFS"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENOMEM"} 0"#,
+            "loaderd_accept_failure_episodes_total 0",
+            "loaderd_accept_paused 0",
+        ] {
+            #expect(metrics.contains("\n" + line + "\n"), "\(line)")
+        }
+        for (family, type) in [("loaderd_connections_refused_total", "counter"), ("loaderd_connections_evicted_total", "counter"),
+                               ("loaderd_connection_addresses", "gauge"), ("loaderd_connections_per_address_max", "gauge"),
+                               ("loaderd_accept_failures_total", "counter"), ("loaderd_accept_failure_episodes_total", "counter"),
+                               ("loaderd_accept_paused", "gauge")] {
+            #expect(metrics.contains("# HELP \(family) "), "\(family)")
+            #expect(metrics.contains("# TYPE \(family) \(type)\n"), "\(family)")
+        }
     }
 
     @Test func streamFormatAsABrowserReadsIt() throws {
