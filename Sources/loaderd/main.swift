@@ -58,6 +58,21 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
     serverConfiguration.port = configuration.port
     if configuration.threads > 0 { serverConfiguration.eventLoops = configuration.threads }
     serverConfiguration.maxConnections = configuration.maxConnections
+    serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+    // A proxy's connections speak for many clients. Checked when read.
+    serverConfiguration.perAddressExempt = configuration.trustedProxies.compactMap(AddressRange.init)
+    let backoffMilliseconds = Int(serverConfiguration.acceptBackoff / 1_000_000)
+    serverConfiguration.onAcceptEvent = { [logger] event in
+        switch event {
+        case .failing(let reason, let open):
+            logger.log(.warning, "accept failing; pausing accepts, serving open connections", [
+                ("reason", .string(reason)), ("openConnections", .int(open)),
+                ("backoffMilliseconds", .int(backoffMilliseconds)),
+            ])
+        case .recovered(let failures, let nanoseconds):
+            logger.log(.info, "accepting again", [("failures", .int(failures)), ("milliseconds", .int(Int(nanoseconds / 1_000_000)))])
+        }
+    }
     serverConfiguration.limits.maxBodyBytes = configuration.maxBodyBytes
     serverConfiguration.headerTimeout = UInt64(configuration.headerTimeoutSeconds * 1e9)
     serverConfiguration.idleTimeout = UInt64(configuration.idleTimeoutSeconds * 1e9)

@@ -19,14 +19,26 @@ public final class TestClient {
     private let operationLimit: UInt64
     private var operationDeadline: UInt64 = .max
 
-    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    /// `source`: the address to connect from (any of 127.0.0.0/8 works
+    /// on loopback), to be another client address.
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeoutSeconds: Int = 5) throws {
         operationLimit = UInt64(timeoutSeconds) * 3_000_000_000
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
         embedded = nil
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            let local = try SocketAddress(host: source, port: 0)
+            guard local.withSockAddr({ bind(fd, $0, $1) }) == 0 else { throw SystemError("bind(\(source))") }
+        }
         guard address.connect(fd) else { throw SystemError("connect") }
+    }
+
+    /// Closes with a reset (SO_LINGER 0) when the client goes away.
+    public func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// A client of `server`, connected from `peer`. While it waits for

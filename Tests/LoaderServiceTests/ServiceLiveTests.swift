@@ -42,18 +42,65 @@ struct ServiceLiveTests {
         }
     }
 
-    /// Past maxConnections the listener answers 503 in the error shape at
-    /// once (a socket's: the embedded server has no listener).
+    /// A full table with none idle, and an address over its share: the
+    /// listener answers 503 and 429 in the error shape at once (a socket's:
+    /// the embedded server has no listener).
     @Test func tooManyConnectionsAnswerTheErrorShape() throws {
-        let (server, _) = try startService(server: { $0.maxConnections = 3 })
+        let (server, _) = try startService(server: {
+            $0.maxConnections = 3
+            $0.perAddressExempt = [AddressRange("127.0.0.1")!]
+        })
         defer { server.shutdown(gracePeriod: 1_000_000_000) }
         let held = try (0..<3).map { _ in try TestClient(port: server.port) }
-        #expect(eventually { server.openConnections == 3 })
+        // Busy: a head under way, read with the request before it (one
+        // segment), so read once that request's answer is here.
+        for client in held {
+            client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHo")
+            #expect(client.readResponse()?.status == 200)
+        }
         let refused = try TestClient(port: server.port)
         let r = try #require(refused.readResponse())
         #expect(r.status == 503)
         #expect(try decodeError(r).code == "service_unavailable")
         _ = held
+    }
+
+    @Test func anAddressOverItsShareGets429InTheErrorShape() throws {
+        let (server, _) = try startService(server: { $0.maxConnectionsPerAddress = 1 })
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let held = try TestClient(port: server.port)
+        #expect(eventually { server.openConnections == 1 })
+        let refused = try TestClient(port: server.port)
+        let r = try #require(refused.readResponse())
+        #expect(r.status == 429)
+        #expect(r.headers["retry-after"] == "1")
+        #expect(try decodeError(r).code == "too_many_requests")
+        // Counted where an operator looks (Prometheus text: each family
+        // with its HELP and TYPE, every accept failure reason at 0).
+        held.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        let metrics = try #require(held.readResponse()).text
+        for line in [
+            #"loaderd_connections_refused_total{reason="per_address"} 1"#,
+            #"loaderd_connections_refused_total{reason="max_connections"} 0"#,
+            "loaderd_connections_evicted_total 0",
+            "loaderd_connection_addresses 1",
+            "loaderd_connections_per_address_max 1",
+            #"loaderd_accept_failures_total{reason="EMFILE"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENFILE"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENOBUFS"} 0"#,
+            #"loaderd_accept_failures_total{reason="ENOMEM"} 0"#,
+            "loaderd_accept_failure_episodes_total 0",
+            "loaderd_accept_paused 0",
+        ] {
+            #expect(metrics.contains("\n" + line + "\n"), "\(line)")
+        }
+        for (family, type) in [("loaderd_connections_refused_total", "counter"), ("loaderd_connections_evicted_total", "counter"),
+                               ("loaderd_connection_addresses", "gauge"), ("loaderd_connections_per_address_max", "gauge"),
+                               ("loaderd_accept_failures_total", "counter"), ("loaderd_accept_failure_episodes_total", "counter"),
+                               ("loaderd_accept_paused", "gauge")] {
+            #expect(metrics.contains("# HELP \(family) "), "\(family)")
+            #expect(metrics.contains("# TYPE \(family) \(type)\n"), "\(family)")
+        }
     }
 
     @Test func streamFormatAsABrowserReadsIt() throws {

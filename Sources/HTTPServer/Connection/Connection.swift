@@ -41,6 +41,15 @@ final class Connection: Selectable, StreamSink {
     private var lastWriteProgress: UInt64
     var lastWriteProgressTime: UInt64 { lastWriteProgress }
 
+    /// The peer address counted against `maxConnectionsPerAddress` (nil:
+    /// exempt or embedded), released when the connection ends.
+    var countedAddress: IPAddress?
+    /// Its place in its loop's list of idle connections (`LoopState`).
+    var isIdleListed = false
+    var idleSince: UInt64 = 0
+    var idleNext: Connection?
+    var idlePrevious: Connection?
+
     convenience init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
         self.init(fd: fd, embedded: nil, loop: loop, server: server, peer: peer)
         registration = try loop.register(fd, self, events: registeredEvents)
@@ -80,6 +89,7 @@ final class Connection: Selectable, StreamSink {
     private func readAvailable() {
         let scratch = loopState.scratch
         let n = embedded?.read(into: scratch) ?? read(fd, scratch.baseAddress, scratch.count)
+        if n >= 0 && isIdleListed { loopState.removeIdle(self) }
         if n > 0 {
             let now = loop.wakeTime
             if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
@@ -320,6 +330,7 @@ final class Connection: Selectable, StreamSink {
             if isClosed { return }
         }
         updateInterest()
+        if !isIdleListed && isBetweenRequests { loopState.appendIdle(self, now: loop.wakeTime) }
     }
 
     /// One `sendmsg` over up to 64 queued chunks: bytes written, 0 when the
@@ -355,6 +366,27 @@ final class Connection: Selectable, StreamSink {
     private var isIdle: Bool {
         guard case .open = state else { return false }
         return pendingInput.isEmpty && output.isEmpty
+    }
+
+    /// Nothing under way: no request arriving or answered, nothing to
+    /// write, not a stream. Such a connection may give way to a newcomer.
+    private var isBetweenRequests: Bool {
+        isIdle && input == .reading && requestStartedAt == nil && !parser.isMidRequest
+    }
+
+    /// Closes the connection if it is between requests and no request
+    /// waits unread in its socket (that one is answered instead); whether
+    /// it closed. Either way it leaves the idle list.
+    func closeIfIdle() -> Bool {
+        loop.assertInLoop()
+        loopState.removeIdle(self)
+        guard isBetweenRequests else { return false }
+        if embedded == nil {
+            var byte: UInt8 = 0
+            if recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0 { return false }
+        }
+        close()
+        return true
     }
 
     private func pauseReading() {

@@ -71,45 +71,150 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             if fd < 0 {
-                // EAGAIN: nothing more. EMFILE/ENFILE: out of descriptors; the
-                // backlog keeps them until some close.
-                return
+                let e = errno
+                switch e {
+                case EAGAIN, EWOULDBLOCK:
+                    return
+                case EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH:
+                    continue  // that one connection's trouble (accept(2) says to retry)
+                default:
+                    // Out of descriptors or memory (or worse): the listener
+                    // stays readable, so retrying now would spin. Pause.
+                    pauseAccepting(listener, on: loop, errno: e)
+                    return
+                }
             }
+            if let event = core.acceptSucceeded(now: loop.now) { configuration.onAcceptEvent?(event) }
             if core.isShuttingDown {
                 Glibc.close(fd)
                 continue
             }
-            let open = core.openConnections.add(1, ordering: .relaxed).newValue
-            if open > configuration.maxConnections {
-                // Uncounted before the client can see the refusal.
-                core.openConnections.subtract(1, ordering: .relaxed)
-                refuse(fd)
-                continue
-            }
-            Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            do {
-                let connection = try Connection(fd: fd, loop: loop, server: core, peer: SocketAddress.from(storage))
-                core.connectionOpened(connection)
-            } catch {
-                Glibc.close(fd)
-                core.openConnections.subtract(1, ordering: .relaxed)
-            }
+            admit(fd, peer: SocketAddress.from(storage), on: loop)
         }
     }
 
-    /// Too many connections: a 503 right away, then close (never a hang).
-    private func refuse(_ fd: Int32) {
-        var response = core.errorResponse(.serviceUnavailable, "too many connections; try again later")
+    /// Admits a new connection within its address's share and the table:
+    /// a full table makes room by closing the connection idle longest, on
+    /// whichever loop holds it; with none idle, the newcomer is refused.
+    func admit(_ fd: Int32, peer: SocketAddress?, on loop: EventLoop) {
+        // The address first: a newcomer over its share takes no one's place.
+        var counted: IPAddress?
+        if let peer {
+            let address = IPAddress(peer)
+            if !core.isExempt(address) {
+                guard core.reserve(address) else {
+                    core.refusedPerAddress.add(1, ordering: .relaxed)
+                    return refuse(fd, .tooManyRequests, "too many connections from this address; try again later", on: loop)
+                }
+                counted = address
+            }
+        }
+        let count = core.openConnections.add(1, ordering: .relaxed).newValue
+        guard count > configuration.maxConnections else { return openConnection(fd, peer: peer, counted: counted, on: loop) }
+        // The count stays raised while room is made: the closed connection's
+        // decrement is the newcomer's room.
+        guard let index = core.loopWithOldestIdle() else { return refuseFull(fd, counted: counted, on: loop) }
+        if index == loop.index {
+            guard core.evictIdle(on: loop) else { return refuseFull(fd, counted: counted, on: loop) }
+            return openConnection(fd, peer: peer, counted: counted, on: loop)
+        }
+        // Another loop holds it: the newcomer is handed over and lives there.
+        let other = loops[index]
+        other.execute { [self, counted] in
+            if core.isShuttingDown {
+                Glibc.close(fd)
+                return undo(counted)
+            }
+            guard core.evictIdle(on: other) else { return refuseFull(fd, counted: counted, on: other) }
+            openConnection(fd, peer: peer, counted: counted, on: other)
+        }
+    }
+
+    private func openConnection(_ fd: Int32, peer: SocketAddress?, counted: IPAddress?, on loop: EventLoop) {
+        Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        do {
+            let connection = try Connection(fd: fd, loop: loop, server: core, peer: peer)
+            connection.countedAddress = counted
+            core.connectionOpened(connection)
+        } catch {
+            Glibc.close(fd)
+            undo(counted)
+        }
+    }
+
+    /// Uncounts a newcomer that is not admitted.
+    private func undo(_ counted: IPAddress?) {
+        core.openConnections.subtract(1, ordering: .relaxed)
+        if let counted { core.release(counted) }
+    }
+
+    private func refuseFull(_ fd: Int32, counted: IPAddress?, on loop: EventLoop) {
+        // Uncounted before the client can see the refusal.
+        undo(counted)
+        core.refusedFull.add(1, ordering: .relaxed)
+        refuse(fd, .serviceUnavailable, "too many connections; try again later", on: loop)
+    }
+
+    /// A refused connection: its answer right away, then close (never a hang).
+    private func refuse(_ fd: Int32, _ status: HTTPStatus, _ message: String, on loop: EventLoop) {
+        var response = core.errorResponse(status, message)
         response.headers.replace("Retry-After", "1")
         var body: [UInt8] = []
         if case .bytes(let b) = response.body { body = b }
         var bytes = ResponseHead.encode(status: response.status, headers: response.headers, version: .http1_1,
-                                        date: core.loopStates[0].date.bytes, contentLength: body.count,
+                                        date: core.date(loop), contentLength: body.count,
                                         keepAlive: false, serverName: configuration.serverName)
         bytes += body
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.shutdown(fd, Int32(SHUT_WR))
         Glibc.close(fd)
+    }
+
+    /// `accept` failed for want of descriptors or memory: this loop stops
+    /// watching `listener` for `acceptBackoff`, serving its connections
+    /// meanwhile, then watches it again (and pauses again if it still
+    /// fails: one failed call per back-off, not a spin). Loop thread only.
+    private func pauseAccepting(_ listener: Listener, on loop: EventLoop, errno e: Int32) {
+        if let event = core.acceptFailed(reason: Self.errnoName(e), now: loop.now) { configuration.onAcceptEvent?(event) }
+        let state = core.loopStates[loop.index]
+        guard let i = state.listenerRegistrations.firstIndex(where: { $0.fd == listener.fd }) else { return }
+        loop.deregister(state.listenerRegistrations.remove(at: i))
+        let backoff = configuration.acceptBackoff
+        func rearm() {
+            loop.schedule(afterNanoseconds: backoff) { [self] in
+                guard !core.isShuttingDown else { return }
+                // EPOLLEXCLUSIVE cannot be modified, only added anew.
+                guard let r = try? loop.register(listener.fd, listener, events: CLINUX_EPOLLIN | CLINUX_EPOLLEXCLUSIVE) else { return rearm() }
+                state.listenerRegistrations.append(r)
+            }
+        }
+        rearm()
+    }
+
+    static func errnoName(_ e: Int32) -> String {
+        switch e {
+        case EMFILE: return "EMFILE"
+        case ENFILE: return "ENFILE"
+        case ENOBUFS: return "ENOBUFS"
+        case ENOMEM: return "ENOMEM"
+        default: return "other"
+        }
+    }
+
+    /// Open connections from `address` (0 for an exempt one, which is not counted).
+    public func openConnections(from address: IPAddress) -> Int { core.openConnections(from: address) }
+
+    /// What `/metrics` shows of admission and accepting.
+    public var connectionStatistics: ConnectionStatistics {
+        let (addresses, most) = core.addressSummary()
+        let failures = core.acceptFailures.withLock { f in
+            (f.byReason.sorted { $0.key < $1.key }.map { (reason: $0.key, count: $0.value) }, f.episodes, f.inEpisode)
+        }
+        return ConnectionStatistics(evictedIdle: core.evictedIdle.load(ordering: .relaxed),
+                                    refusedFull: core.refusedFull.load(ordering: .relaxed),
+                                    refusedPerAddress: core.refusedPerAddress.load(ordering: .relaxed),
+                                    addresses: addresses, mostFromOneAddress: most,
+                                    acceptFailures: failures.0, acceptFailureEpisodes: failures.1, acceptPaused: failures.2)
     }
 
     /// Graceful shutdown: stop accepting, let in-flight requests finish and
@@ -134,5 +239,38 @@ public final class HTTPServer: @unchecked Sendable {
         for loop in loops { loop.join() }
         for l in listeners { Glibc.close(l.fd) }
         listeners.removeAll()
+    }
+}
+
+/// Admission and accepting, for `/metrics`.
+public struct ConnectionStatistics: Sendable {
+    /// Idle connections closed to admit newcomers into a full table.
+    public var evictedIdle = 0
+    /// Newcomers refused: the table full with none idle (503), their
+    /// address over its share (429).
+    public var refusedFull = 0
+    public var refusedPerAddress = 0
+    /// Peer addresses with open connections (exempt ones not counted), and
+    /// the most connections one of them has open.
+    public var addresses = 0
+    public var mostFromOneAddress = 0
+    /// Failed accepts by reason (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`,
+    /// `other`), the episodes they came in, and whether one goes on now.
+    public var acceptFailures: [(reason: String, count: Int)] = []
+    public var acceptFailureEpisodes = 0
+    public var acceptPaused = false
+
+    public init() {}
+
+    init(evictedIdle: Int, refusedFull: Int, refusedPerAddress: Int, addresses: Int, mostFromOneAddress: Int,
+         acceptFailures: [(reason: String, count: Int)], acceptFailureEpisodes: Int, acceptPaused: Bool) {
+        self.evictedIdle = evictedIdle
+        self.refusedFull = refusedFull
+        self.refusedPerAddress = refusedPerAddress
+        self.addresses = addresses
+        self.mostFromOneAddress = mostFromOneAddress
+        self.acceptFailures = acceptFailures
+        self.acceptFailureEpisodes = acceptFailureEpisodes
+        self.acceptPaused = acceptPaused
     }
 }

@@ -11,8 +11,25 @@ public struct HTTPServerConfiguration: Sendable {
     /// The processors online: the default number of event loops (and of other workers).
     public static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     public var limits = HTTPLimits()
-    /// Beyond this many open connections, new ones get 503 and are closed.
+    /// At this many open connections, a newcomer takes the place of the
+    /// connection idle longest between requests (as nginx reuses idle
+    /// connections); only when none is idle does it get 503 and close.
     public var maxConnections = 16_384
+    /// Open connections of one peer address (IPv4-mapped IPv6 counted as its
+    /// IPv4); beyond, 429 and close. Never more than half of
+    /// `maxConnections` (`effectiveMaxConnectionsPerAddress`), so that one
+    /// address can never hold every connection.
+    public var maxConnectionsPerAddress = 128
+    /// Peers that `maxConnectionsPerAddress` does not bound: proxies, each
+    /// of whose connections speaks for other clients.
+    public var perAddressExempt: [AddressRange] = []
+    /// After `accept` fails for want of descriptors or memory (EMFILE,
+    /// ENFILE, ENOBUFS, ENOMEM), a loop stops accepting for this long (ns)
+    /// and goes on serving its open connections.
+    public var acceptBackoff: UInt64 = 100_000_000
+    /// Told on the loop that sees it when accepting starts failing and when
+    /// it works again (once per episode each): for the log.
+    public var onAcceptEvent: (@Sendable (AcceptEvent) -> Void)? = nil
     /// A request's head must arrive within this (ns): else 408 and close.
     public var headerTimeout: UInt64 = 10_000_000_000
     /// An idle keep-alive connection is closed after this (ns).
@@ -47,4 +64,18 @@ public struct HTTPServerConfiguration: Sendable {
     public var serverName: String? = nil
 
     public init() {}
+
+    /// `maxConnectionsPerAddress`, at most half of `maxConnections` (at least 1).
+    public var effectiveMaxConnectionsPerAddress: Int {
+        min(maxConnectionsPerAddress, max(1, maxConnections / 2))
+    }
+}
+
+/// The start and the end of an episode of failing `accept`s.
+public enum AcceptEvent: Sendable {
+    /// `accept` failed with `reason` (`EMFILE`, …): accepting pauses for
+    /// `acceptBackoff` at a time until it works again.
+    case failing(reason: String, openConnections: Int)
+    /// It works again after `failures` failures over `nanoseconds`.
+    case recovered(failures: Int, nanoseconds: UInt64)
 }

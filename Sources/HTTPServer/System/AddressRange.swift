@@ -3,7 +3,7 @@ import Glibc
 
 /// An IP address, IPv4 kept as IPv4-mapped IPv6 (`::ffff:a.b.c.d`), so that
 /// one comparison serves both families.
-public struct IPAddress: Sendable, Equatable {
+public struct IPAddress: Sendable, Hashable {
     var bytes: (UInt64, UInt64)  // network order, as 16 bytes
     public let isV4: Bool
 
@@ -44,6 +44,11 @@ public struct IPAddress: Sendable, Equatable {
     }
 
     public static func == (a: IPAddress, b: IPAddress) -> Bool { a.bytes == b.bytes }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.0)
+        hasher.combine(bytes.1)
+    }
 
     /// The 128 bits as two host-order halves.
     var high: UInt64 { UInt64(bigEndian: bytes.0) }

@@ -15,7 +15,7 @@ extension LoaderService {
     /// `GET /metrics`: Prometheus text.
     func metricsText() -> HTTPResponse {
         var body = metrics.text(openConnections: server?.openConnections ?? 0, openStreams: server?.openStreams ?? 0,
-                                sessions: sessions)
+                                sessions: sessions, connections: server?.connectionStatistics ?? ConnectionStatistics())
         // The bounds of docs/SECURITY.md an operator watches.
         body += Array("""
             # HELP loaderd_buffered_bytes Output queued for clients and not yet taken by them (maxBufferedBytes bounds it).

@@ -9,6 +9,7 @@ let embeddedConfigJSON = """
   "accessLog": true,
   "dataDir": null,
   "maxConnections": 16384,
+  "maxConnectionsPerAddress": 128,
   "maxBodyBytes": 1048576,
   "headerTimeoutSeconds": 10,
   "idleTimeoutSeconds": 60,

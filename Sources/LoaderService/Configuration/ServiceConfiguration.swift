@@ -16,6 +16,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Where sessions are journaled; nil keeps them in memory only.
     public var dataDir: String? = nil
     public var maxConnections = 16_384
+    /// Open connections of one client address (trusted proxies exempt).
+    /// 128: a browser opens 6 per host, and `maxStreamsPerClient` (64)
+    /// streams of one address, each a connection, leave as many again for
+    /// its other requests; a NAT of many users behind one address should
+    /// be listed in `trustedProxies` or raise it.
+    public var maxConnectionsPerAddress = 128
     public var maxBodyBytes = 1_048_576
     public var headerTimeoutSeconds = 10.0
     public var idleTimeoutSeconds = 60.0
@@ -222,7 +228,10 @@ extension ServiceConfiguration {
             get: { .level($0.logLevel) }) { c, v in if case .level(let l) = v { c.logLevel = l } },
         .bool("accessLog", \.accessLog, "a log line per request"),
         .optional("dataDir", \.dataDir, .optionalString, flag: "--data-dir", "where sessions are journaled; null keeps them in memory only"),
-        .integer("maxConnections", \.maxConnections, 1...1_000_000, "beyond it, new connections get 503 and close"),
+        .integer("maxConnections", \.maxConnections, 1...1_000_000,
+                 "open connections; at it, a newcomer takes the place of the connection idle longest between requests, and only when none is idle gets 503 and close"),
+        .integer("maxConnectionsPerAddress", \.maxConnectionsPerAddress, 1...1_000_000,
+                 "open connections of one client address (at most half of maxConnections; trustedProxies are exempt); beyond, 429 and close"),
         .integer("maxBodyBytes", \.maxBodyBytes, 1024...(64 << 20), "larger request bodies get 413"),
         .seconds("headerTimeoutSeconds", \.headerTimeoutSeconds, 0.05...3600, "a request head must arrive within this, else 408"),
         .seconds("idleTimeoutSeconds", \.idleTimeoutSeconds, 0.05...86400, "idle keep-alive connections close after this"),
@@ -248,7 +257,7 @@ extension ServiceConfiguration {
         .optional("loadersDir", \.loadersDir, .optionalString, flag: "--loaders-dir",
                   "a directory of loader definitions (*.json, docs/LOADERS.md) added to the catalogue at start; a bad one stops start-up (exit 2)"),
         Key(name: "trustedProxies", kind: .addressRanges, flag: nil,
-            meaning: "proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client in the access log; empty: every request is logged with its peer's address (docs/SECURITY.md)",
+            meaning: "proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client in the access log and per-client limits, and whose connections maxConnectionsPerAddress does not bound; empty: every request is logged with its peer's address (docs/SECURITY.md)",
             get: { .list($0.trustedProxies) }) { c, v in if case .list(let l) = v { c.trustedProxies = l } },
         .integer("maxBufferedBytes", \.maxBufferedBytes, (1 << 20)...(1 << 40),
                  "bytes queued for all clients together; beyond, clients that read nothing for a second are dropped (largest first) and new previews, exports and costly batches get 503 with Retry-After"),

@@ -1,3 +1,4 @@
+import HTTPServer
 import Synchronization
 
 /// Counters for `/metrics` (Prometheus text format 0.0.4).
@@ -75,7 +76,8 @@ public final class Metrics: Sendable {
         return shard
     }
 
-    func text(openConnections: Int, openStreams: Int, sessions: any SessionStore) -> [UInt8] {
+    func text(openConnections: Int, openStreams: Int, sessions: any SessionStore,
+              connections: ConnectionStatistics = ConnectionStatistics()) -> [UInt8] {
         var snapshot: [String: RouteStats] = [:]
         for shard in shards.withLock({ $0 }) {
             for (route, stats) in shard.routes.withLock({ $0.entries }) { snapshot[route, default: RouteStats()].merge(stats) }
@@ -103,6 +105,7 @@ public final class Metrics: Sendable {
         }
         out += "# HELP loaderd_open_connections Open client connections.\n# TYPE loaderd_open_connections gauge\n"
         out += "loaderd_open_connections \(openConnections)\n"
+        out += Self.connectionText(connections)
         out += "# HELP loaderd_open_streams Open server-sent event streams.\n# TYPE loaderd_open_streams gauge\n"
         out += "loaderd_open_streams \(openStreams)\n"
         out += "# HELP loaderd_sse_frames_sent_total Frames sent on streams.\n# TYPE loaderd_sse_frames_sent_total counter\n"
@@ -119,5 +122,38 @@ public final class Metrics: Sendable {
             }
         }
         return Array(out.utf8)
+    }
+
+    /// Admission (maxConnections, maxConnectionsPerAddress) and accepting.
+    static func connectionText(_ c: ConnectionStatistics) -> String {
+        var out = ""
+        out += "# HELP loaderd_connections_evicted_total Idle keep-alive connections closed to admit new ones into a full table (maxConnections).\n"
+        out += "# TYPE loaderd_connections_evicted_total counter\n"
+        out += "loaderd_connections_evicted_total \(c.evictedIdle)\n"
+        out += "# HELP loaderd_connections_refused_total New connections refused: the table full with none idle (503), or their address over maxConnectionsPerAddress (429).\n"
+        out += "# TYPE loaderd_connections_refused_total counter\n"
+        out += "loaderd_connections_refused_total{reason=\"max_connections\"} \(c.refusedFull)\n"
+        out += "loaderd_connections_refused_total{reason=\"per_address\"} \(c.refusedPerAddress)\n"
+        out += "# HELP loaderd_connection_addresses Client addresses with open connections (trusted proxies not counted).\n"
+        out += "# TYPE loaderd_connection_addresses gauge\n"
+        out += "loaderd_connection_addresses \(c.addresses)\n"
+        out += "# HELP loaderd_connections_per_address_max The most connections one client address has open (maxConnectionsPerAddress bounds it).\n"
+        out += "# TYPE loaderd_connections_per_address_max gauge\n"
+        out += "loaderd_connections_per_address_max \(c.mostFromOneAddress)\n"
+        out += "# HELP loaderd_accept_failures_total Failed accepts by reason (EMFILE, ENFILE, ENOBUFS, ENOMEM, other); each pauses accepting on its loop for 100 ms.\n"
+        out += "# TYPE loaderd_accept_failures_total counter\n"
+        // Every reason, at 0 until it happens, so that an alert can watch it.
+        var byReason = Dictionary(uniqueKeysWithValues: ["EMFILE", "ENFILE", "ENOBUFS", "ENOMEM", "other"].map { ($0, 0) })
+        for (reason, n) in c.acceptFailures { byReason[reason] = n }
+        for (reason, n) in byReason.sorted(by: { $0.key < $1.key }) {
+            out += "loaderd_accept_failures_total{reason=\"\(reason)\"} \(n)\n"
+        }
+        out += "# HELP loaderd_accept_failure_episodes_total Episodes of failing accepts (each ends when an accept works again).\n"
+        out += "# TYPE loaderd_accept_failure_episodes_total counter\n"
+        out += "loaderd_accept_failure_episodes_total \(c.acceptFailureEpisodes)\n"
+        out += "# HELP loaderd_accept_paused 1 from a failed accept until one works again (accepting pauses 100 ms between tries).\n"
+        out += "# TYPE loaderd_accept_paused gauge\n"
+        out += "loaderd_accept_paused \(c.acceptPaused ? 1 : 0)\n"
+        return out
     }
 }

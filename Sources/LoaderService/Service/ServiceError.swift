@@ -67,6 +67,7 @@ public struct ServiceError: Error, Sendable {
         case 413: return "content_too_large"
         case 414: return "uri_too_long"
         case 417: return "expectation_failed"
+        case 429: return "too_many_requests"
         case 431: return "header_fields_too_large"
         case 501: return "not_implemented"
         case 503: return "service_unavailable"
