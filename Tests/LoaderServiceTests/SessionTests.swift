@@ -205,6 +205,92 @@ struct SessionTests {
         future.close()
     }
 
+    /// Every count a viewer's request takes (its place among the session's
+    /// viewers, its stream's place under maxStreams) is given back however
+    /// its connection ends: reset or half-closed while the store's answer
+    /// is on its way (`GateStore` holds it), refused after the store
+    /// counted it (maxStreamsPerClient), reset mid-stream, cut for not
+    /// reading (the stall timeout), and at shutdown. The expected figures
+    /// are the streams the test holds open.
+    @Test func everyViewerIsLetGoHoweverItsConnectionEnds() throws {
+        let gate = GateStore(try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off)))
+        let app = TestApp({ $0.maxStreamsPerClient = 2 }, sessions: gate, server: { $0.streamStallTimeout = 1_000_000_000 })
+        let s = try create(app, #"{"loader":"typing"}"#)
+        let ask = "GET /sessions/\(s.id)/frames?stream=sse&fps=10 HTTP/1.1\r\nHost: x\r\n\r\n"
+        func counts() throws -> [Int] {
+            let state = try JSONDecoder().decode(Viewers.self, from: Data(request(app, "GET", "/sessions/\(s.id)").body))
+            let metrics = try request(app, "GET", "/metrics").text
+            return [state.viewers] + ["loaderd_session_viewers", "loaderd_admitted_streams"].map { gauge(metrics, $0) ?? -1 }
+        }
+        #expect(try counts() == [0, 0, 0], "\((try? counts()) ?? [])")
+        // The client leaves while its join is on its way: reset, then half-close.
+        for leave in [{ (c: EmbeddedClient) in c.close() }, { c in c.shutdownWrite() }] {
+            let c = app.server.connect()
+            c.write(ask)
+            #expect(gate.waiting == 1)
+            leave(c)
+            gate.open()
+            #expect(app.server.wait { (try? counts()) == [0, 0, 0] }, "\((try? counts()) ?? [])")
+        }
+        // Two streams of this client fill its places: the third viewer is refused after the store counted it.
+        let held = try (0..<2).map { _ in try app.open("/loaders/typing/frames?stream=sse") }
+        let refused = app.server.connect()
+        refused.write(ask)
+        gate.open()
+        #expect(app.server.wait { refused.text.hasPrefix("HTTP/1.1 429") }, "\(refused.text)")
+        #expect(try counts() == [0, 0, 2], "\((try? counts()) ?? [])")
+        held[1].close()
+        // A viewer reset mid-stream.
+        let viewer = app.server.connect()
+        viewer.write(ask)
+        gate.open()
+        #expect(app.server.wait { viewer.text.contains("event: frame") })
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        viewer.close()
+        #expect(try counts() == [0, 0, 1], "\((try? counts()) ?? [])")
+        // A viewer that stops reading is cut after the stall timeout.
+        let stalled = app.server.connect()
+        stalled.write(ask)
+        gate.open()
+        #expect(app.server.wait { stalled.text.contains("event: frame") })
+        stalled.reading = false
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        for _ in 0..<30 where !stalled.serverClosed { app.advance(seconds: 0.1) }
+        #expect(stalled.serverClosed)
+        #expect(try counts() == [0, 0, 1], "\((try? counts()) ?? [])")
+        // At shutdown, the last viewer's stream gets its end and goes.
+        let last = app.server.connect()
+        last.write(ask)
+        gate.open()
+        #expect(app.server.wait { last.text.contains("event: frame") })
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        app.server.shutdown()
+        #expect(last.serverClosed && held[0].isFinished)
+        #expect(try gate.inner.snapshot(s.id).viewers == 0)
+        let viewers = gate.inner.metrics.first { $0.name == "loaderd_session_viewers" }
+        if case .int(let n)? = viewers?.value { #expect(n == 0) } else { Issue.record("no loaderd_session_viewers") }
+    }
+    struct Viewers: Decodable { let viewers: Int }
+
+    /// A preview's stream that maxStreamsPerClient refuses was made by heavy
+    /// work: its heavy place is given back with it, not kept for good.
+    @Test func aRefusedPreviewStreamGivesItsHeavyPlaceBack() throws {
+        let app = TestApp {
+            $0.maxStreamsPerClient = 1
+            $0.maxHeavyRequestsPerClient = 1
+        }
+        let body = Array(LimitsTests.dots(3, animations: 1).utf8)
+        let held = try app.open("/loaders/typing/frames?stream=sse")
+        for _ in 0..<3 {
+            let refused = try app.request("POST", "/loaders/preview?stream=sse&fps=10", LimitsTests.json, body: body)
+            #expect(try refused.status == 429 && decodeError(refused).code == "too_many_streams")
+        }
+        #expect(try app.request("POST", "/loaders/preview?t=1", LimitsTests.json, body: body).status == 200)
+        #expect(app.service.heavyWork.count == 0 && app.service.streamAdmission.count == 1)
+        held.close()
+        #expect(app.service.streamAdmission.count == 0)
+    }
+
     @Test func expiry() throws {
         let app = TestApp { $0.sessionTtlSeconds = 1 }
         let s = try create(app)
@@ -464,6 +550,47 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func watch(_ id: String) -> SessionWatch { inner.watch(id) }
     var metrics: [StoreMetric] { inner.metrics }
     var clock: WallClock { inner.clock }
+}
+
+/// A local store whose viewers' joins are answered only when the test
+/// lets them through (`open`), from its thread: a client can leave while
+/// the answer is on its way, as during a networked store's round trip.
+final class GateStore: SessionStore, @unchecked Sendable {
+    let inner: LocalSessionStore
+    private let held = Mutex<[@Sendable () -> Void]>([])
+    init(_ inner: LocalSessionStore) { self.inner = inner }
+
+    var waiting: Int { held.withLock { $0.count } }
+    func open() {
+        for reply in held.withLock({ h in
+            defer { h = [] }
+            return h
+        }) { reply() }
+    }
+
+    var count: Int { inner.count }
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
+        inner.create(definition: definition, params: params, loader: loader, reply: reply)
+    }
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        inner.post(kind, to: id, token: token, reply: reply)
+    }
+    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: reply) }
+    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: reply) }
+    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [self] result in held.withLock { $0.append { reply(result) } } }
+    }
+    func removeViewer(_ id: String) { inner.removeViewer(id) }
+    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
+    var metrics: [StoreMetric] { inner.metrics }
+    var clock: WallClock { inner.clock }
+}
+
+/// A gauge's value in `/metrics` text, if it is there.
+func gauge(_ metrics: String, _ name: String) -> Int? {
+    for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") { return Int(line.dropFirst(name.count + 1)) }
+    return nil
 }
 
 /// Counts the frames asked of a local store (a watched session's state, asked once a frame).
