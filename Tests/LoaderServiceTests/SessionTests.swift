@@ -272,6 +272,57 @@ struct SessionTests {
     }
     struct Viewers: Decodable { let viewers: Int }
 
+    /// The same over real sockets, with a store that answers from another
+    /// thread, later (as a networked one): clients reset (SO_LINGER 0, an RST) at
+    /// once after their request or once their stream has begun, half-close
+    /// after it, or close normally; once things settle the counts are those
+    /// of the one viewer the test holds, then of none.
+    @Test func viewersOverSocketsAreLetGoHoweverTheyLeave() throws {
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off))
+        // A join answered 20 ms later: a reset right after the request comes while it is on its way.
+        let (server, service) = try startService(sessions: LaterStore(store, joinSeconds: 0.02))
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let session = try store.create(definition: LoaderCatalog.standard["typing"]!, params: [], loader: LoaderCatalog.standard["typing"]!.configure([])).0
+        let ask = "GET /sessions/\(session.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n"
+        func reset(_ client: TestClient) {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        let viewers = { (try? store.snapshot(session.id).viewers) ?? -1 }
+        for n in 0..<40 {
+            // The client before is let go, whichever way it left.
+            #expect(eventually { viewers() == 0 }, "\(n): \(viewers())")
+            let client = try TestClient(port: server.port)
+            client.send(ask)
+            switch n % 4 {
+            case 0:
+                // Counted, its answer on its way: then an RST (the socket closes at the end of the iteration).
+                #expect(eventually { viewers() == 1 })
+                reset(client)
+            case 1:
+                _ = client.read(until: "event: frame")
+                reset(client)
+            case 2:
+                client.shutdownWrite()
+                _ = client.readToClose()
+            default: _ = client.read(until: "event: frame")
+            }
+        }
+        func counts() -> [Int] {
+            let metrics = (try? get(server.port, "/metrics").text) ?? ""
+            return [(try? store.snapshot(session.id).viewers) ?? -1, service.streamAdmission.count] +
+                ["loaderd_session_viewers", "loaderd_admitted_streams", "loaderd_open_streams"].map { gauge(metrics, $0) ?? -1 }
+        }
+        do {
+            let held = try TestClient(port: server.port)
+            held.send(ask)
+            #expect(held.read(until: "event: frame") != nil)
+            #expect(eventually { counts() == [1, 1, 1, 1, 1] }, "\(counts())")
+            reset(held)
+        }  // its socket closes here, with an RST
+        #expect(eventually { counts() == [0, 0, 0, 0, 0] }, "\(counts())")
+    }
+
     /// A preview's stream that maxStreamsPerClient refuses was made by heavy
     /// work: its heavy place is given back with it, not kept for good.
     @Test func aRefusedPreviewStreamGivesItsHeavyPlaceBack() throws {
@@ -529,7 +580,12 @@ enum FileManagerLite {
 /// Replies on another thread, after the call has returned.
 final class LaterStore: SessionStore, @unchecked Sendable {
     let inner: LocalSessionStore
-    init(_ inner: LocalSessionStore) { self.inner = inner }
+    /// How long a viewer's join takes to be answered (a round trip).
+    let joinSeconds: Double
+    init(_ inner: LocalSessionStore, joinSeconds: Double = 0) {
+        self.inner = inner
+        self.joinSeconds = joinSeconds
+    }
 
     static func later<T: Sendable>(_ reply: @escaping SessionReply<T>) -> SessionReply<T> {
         { result in DispatchQueue.global().async { reply(result) } }
@@ -545,7 +601,9 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: Self.later(reply)) }
     func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: Self.later(reply)) }
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
-    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: Self.later(reply)) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [joinSeconds] result in DispatchQueue.global().asyncAfter(deadline: .now() + joinSeconds) { reply(result) } }
+    }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
     func watch(_ id: String) -> SessionWatch { inner.watch(id) }
     var metrics: [StoreMetric] { inner.metrics }
