@@ -208,7 +208,8 @@ struct SessionTests {
     /// Every count a viewer's request takes (its place among the session's
     /// viewers, its stream's place under maxStreams) is given back however
     /// its connection ends: reset or half-closed while the store's answer
-    /// is on its way (`GateStore` holds it), refused after the store
+    /// is on its way (`GateStore` holds it), a HEAD (whose stream never
+    /// starts), refused after the store
     /// counted it (maxStreamsPerClient), reset mid-stream, cut for not
     /// reading (the stall timeout), and at shutdown. The expected figures
     /// are the streams the test holds open.
@@ -232,6 +233,15 @@ struct SessionTests {
             gate.open()
             #expect(app.server.wait { (try? counts()) == [0, 0, 0] }, "\((try? counts()) ?? [])")
         }
+        // HEAD: a stream's head is written and its body never starts (the code before kept each one counted).
+        for _ in 0..<3 {
+            let c = app.server.connect()
+            c.write("HEAD /sessions/\(s.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n")
+            gate.open()
+            #expect(app.server.wait { c.text.hasPrefix("HTTP/1.1 200") }, "\(c.text)")
+            c.close()
+        }
+        #expect(app.server.wait { (try? counts()) == [0, 0, 0] }, "\((try? counts()) ?? [])")
         // Two streams of this client fill its places: the third viewer is refused after the store counted it.
         let held = try (0..<2).map { _ in try app.open("/loaders/typing/frames?stream=sse") }
         let refused = app.server.connect()

@@ -10,7 +10,7 @@
    no gap beyond the downtime; no acknowledged event is lost; the session's
    viewer count drops to the live viewers within 5 s (its claims lapse);
 3. viewer counts: viewers reset (SO_LINGER 0) at once or within a few ms
-   of their request, or half-closed after it, are not counted once things
+   of their request, half-closed after it, or asking with HEAD, are not counted once things
    settle: a session's viewers read on another replica, and the replicas'
    loaderd_session_viewers and loaderd_admitted_streams, come back to the
    one viewer the test holds, then to none;
@@ -285,17 +285,26 @@ def viewer_counts(ports):
             pass
         s.close()
         halves += 1
+    # HEAD: the stream's head, and no body: its count is given back at once.
+    heads = 0
+    for port in ports * 2:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("HEAD", f"/sessions/{sid}/frames", headers={"Accept": "text/event-stream"})
+        r = c.getresponse()
+        check(r.status == 200, f"HEAD of a session's stream: {r.status}")
+        c.close()
+        heads += 1
     held = Viewer(ports[0], sid)
     settles(lambda: bool(held.frames()))
     check(bool(held.frames()), "the held viewer gets frames")
     expected = [(b[0] + (p == ports[0]), b[1] + (p == ports[0])) for p, b in zip(ports, baseline)]
     t1 = settles(lambda: viewer_count(ports[1], sid) == 1 and [gauges(p) for p in ports] == expected)
-    check(t1 is not None, f"after {resets} resets and {halves} half-closes, 1 held: viewers {viewer_count(ports[1], sid)}, gauges {[gauges(p) for p in ports]} (expected {expected})")
+    check(t1 is not None, f"after {resets} resets, {halves} half-closes and {heads} HEADs, 1 held: viewers {viewer_count(ports[1], sid)}, gauges {[gauges(p) for p in ports]} (expected {expected})")
     held.close()
     t2 = settles(lambda: viewer_count(ports[1], sid) == 0 and [gauges(p) for p in ports] == baseline)
     check(t2 is not None, f"after the held viewer left: viewers {viewer_count(ports[1], sid)}, gauges {[gauges(p) for p in ports]} (expected {baseline})")
     call(ports[0], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
-    return (f"{resets} viewers reset within 0-50 ms of their request and {halves} half-closed over {len(ports)} replicas, 1 held: "
+    return (f"{resets} viewers reset within 0-50 ms of their request, {halves} half-closed and {heads} HEADs over {len(ports)} replicas, 1 held: "
             f"the count read 1 after {t1 or 0:.2f} s, 0 after {t2 or 0:.2f} s once it left, each replica's gauges back to where they were")
 
 
