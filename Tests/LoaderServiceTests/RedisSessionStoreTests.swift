@@ -176,6 +176,89 @@ struct RedisSessionStoreTests {
         #expect(try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).events.map(\.type) == ["progress", "stop"])
     }
 
+    /// A viewer whose client resets or half-closes while its join is on its
+    /// way to Redis (Redis has counted it; the answer finds the connection
+    /// gone) is let go: once things settle, the count another replica reads
+    /// is the one viewer the test holds, then none.
+    @Test func aViewerThatLeavesDuringTheRoundTripIsNotCounted() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis), b = try Replica(redis)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create(#"{"loader":"typing"}"#)
+        let ask = "GET /sessions/\(s.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n"
+        for n in 0..<8 {
+            let c = a.app.server.connect()
+            c.write(ask)
+            if n % 2 == 0 { c.close() } else { c.shutdownWrite() }
+        }
+        let held = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        func viewers() throws -> Int {
+            a.app.server.wait(seconds: 0.02) { false }  // the answers that come to a's loop
+            return try JSONDecoder().decode(State.self, from: Data(b.request("GET", "/sessions/\(s.id)").body)).viewers
+        }
+        #expect(try waitUntil { try viewers() == 1 }, "\((try? viewers()) ?? -1)")
+        #expect(gauge(try a.request("GET", "/metrics").text, "loaderd_session_viewers") == 1)
+        held.close()
+        #expect(try waitUntil { try viewers() == 0 }, "\((try? viewers()) ?? -1)")
+        #expect(gauge(try a.request("GET", "/metrics").text, "loaderd_session_viewers") == 0)
+    }
+
+    /// A replica that dies without a word leaves claims in Redis that no
+    /// one renews: they lapse, and a session they filled takes viewers
+    /// again (here a claim written as such a replica's, of 2 viewers, the
+    /// limit, beside this replica's own live one).
+    @Test func aDeadReplicasViewersLapse() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis) { $0.maxViewersPerSession = 3 }
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create(#"{"loader":"typing"}"#)
+        let live = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        let direct = try RedisConnection(url: RedisURL(parsing: redis.url), loop: a.loop)
+        #expect(waitUntil { direct.isConnected })
+        let claimed = Outcome<Bool>()
+        // Leased for the time a live replica's claim is (Redis's clock, in ms), and never renewed.
+        direct.send(["TIME"]) { r in
+            guard case .success(.array(let t?)) = r, let seconds = t.first?.string.flatMap(Int.init) else { return claimed.complete(false) }
+            let until = seconds * 1000 + RedisScripts.viewerLeaseMilliseconds
+            direct.send(["HSET", "loaderd:{\(s.id)}:v", "dead", "2 \(until)"]) { r in claimed.complete((try? r.get()) == .integer(1)) }
+        }
+        #expect(waitUntil { claimed.value != nil } && claimed.value == true)
+        func viewers() throws -> Int { try JSONDecoder().decode(State.self, from: Data(a.request("GET", "/sessions/\(s.id)").body)).viewers }
+        #expect(try viewers() == 3)
+        #expect(try a.request("GET", "/sessions/\(s.id)/frames?stream=sse").status == 503)
+        // Past its lease, only the live viewer counts, and another joins.
+        #expect(try waitUntil { try viewers() == 1 }, "\((try? viewers()) ?? -1)")
+        let joined = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        #expect(try viewers() == 2)
+        joined.close()
+        live.close()
+        #expect(try waitUntil { try viewers() == 0 })
+    }
+
+    /// A viewer that leaves while Redis is away: its replica's claim of one
+    /// fewer cannot reach Redis, which keeps the old count (its append-only
+    /// file); once Redis is back the count is right again.
+    @Test func aLeaveLostWhileRedisWasAwayIsMadeGood() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis), b = try Replica(redis)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create(#"{"loader":"typing"}"#)
+        let staying = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        let leaving = try a.app.open("/sessions/\(s.id)/frames?stream=sse")
+        func viewers() throws -> Int? {
+            let r = try b.request("GET", "/sessions/\(s.id)")
+            return r.status == 200 ? try JSONDecoder().decode(State.self, from: Data(r.body)).viewers : nil
+        }
+        #expect(try waitUntil { try viewers() == 2 })
+        redis.stop(signal: SIGKILL)
+        #expect(try waitUntil { try a.request("GET", "/metrics").text.contains("loaderd_redis_up 0") })
+        leaving.close()
+        try redis.start()
+        #expect(try waitUntil { try viewers() == 1 }, "\((try? viewers()) ?? nil ?? -1)")
+        staying.close()
+        #expect(try waitUntil { try viewers() == 0 })
+    }
+
     /// With redisWaitReplicas, a write waits for that many Redis replicas;
     /// a Redis with none cannot promise it, and the answer says the outcome
     /// is unknown (500), as a failed journal write does.

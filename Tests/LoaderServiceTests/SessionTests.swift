@@ -228,6 +228,153 @@ struct SessionTests {
         future.close()
     }
 
+    /// Every count a viewer's request takes (its place among the session's
+    /// viewers, its stream's place under maxStreams) is given back however
+    /// its connection ends: reset or half-closed while the store's answer
+    /// is on its way (`GateStore` holds it), a HEAD (whose stream never
+    /// starts), refused after the store
+    /// counted it (maxStreamsPerClient), reset mid-stream, cut for not
+    /// reading (the stall timeout), and at shutdown. The expected figures
+    /// are the streams the test holds open.
+    @Test func everyViewerIsLetGoHoweverItsConnectionEnds() throws {
+        let gate = GateStore(try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off)))
+        let app = TestApp({ $0.maxStreamsPerClient = 2 }, sessions: gate, server: { $0.streamStallTimeout = 1_000_000_000 })
+        let s = try create(app, #"{"loader":"typing"}"#)
+        let ask = "GET /sessions/\(s.id)/frames?stream=sse&fps=10 HTTP/1.1\r\nHost: x\r\n\r\n"
+        func counts() throws -> [Int] {
+            let state = try JSONDecoder().decode(Viewers.self, from: Data(request(app, "GET", "/sessions/\(s.id)").body))
+            let metrics = try request(app, "GET", "/metrics").text
+            return [state.viewers] + ["loaderd_session_viewers", "loaderd_admitted_streams"].map { gauge(metrics, $0) ?? -1 }
+        }
+        #expect(try counts() == [0, 0, 0], "\((try? counts()) ?? [])")
+        // The client leaves while its join is on its way: reset, then half-close.
+        for leave in [{ (c: EmbeddedClient) in c.close() }, { c in c.shutdownWrite() }] {
+            let c = app.server.connect()
+            c.write(ask)
+            #expect(gate.waiting == 1)
+            leave(c)
+            gate.open()
+            #expect(app.server.wait { (try? counts()) == [0, 0, 0] }, "\((try? counts()) ?? [])")
+        }
+        // HEAD: a stream's head is written and its body never starts (the code before kept each one counted).
+        for _ in 0..<3 {
+            let c = app.server.connect()
+            c.write("HEAD /sessions/\(s.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n")
+            gate.open()
+            #expect(app.server.wait { c.text.hasPrefix("HTTP/1.1 200") }, "\(c.text)")
+            c.close()
+        }
+        #expect(app.server.wait { (try? counts()) == [0, 0, 0] }, "\((try? counts()) ?? [])")
+        // Two streams of this client fill its places: the third viewer is refused after the store counted it.
+        let held = try (0..<2).map { _ in try app.open("/loaders/typing/frames?stream=sse") }
+        let refused = app.server.connect()
+        refused.write(ask)
+        gate.open()
+        #expect(app.server.wait { refused.text.hasPrefix("HTTP/1.1 429") }, "\(refused.text)")
+        #expect(try counts() == [0, 0, 2], "\((try? counts()) ?? [])")
+        held[1].close()
+        // A viewer reset mid-stream.
+        let viewer = app.server.connect()
+        viewer.write(ask)
+        gate.open()
+        #expect(app.server.wait { viewer.text.contains("event: frame") })
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        viewer.close()
+        #expect(try counts() == [0, 0, 1], "\((try? counts()) ?? [])")
+        // A viewer that stops reading is cut after the stall timeout.
+        let stalled = app.server.connect()
+        stalled.write(ask)
+        gate.open()
+        #expect(app.server.wait { stalled.text.contains("event: frame") })
+        stalled.reading = false
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        for _ in 0..<30 where !stalled.serverClosed { app.advance(seconds: 0.1) }
+        #expect(stalled.serverClosed)
+        #expect(try counts() == [0, 0, 1], "\((try? counts()) ?? [])")
+        // At shutdown, the last viewer's stream gets its end and goes.
+        let last = app.server.connect()
+        last.write(ask)
+        gate.open()
+        #expect(app.server.wait { last.text.contains("event: frame") })
+        #expect(try counts() == [1, 1, 2], "\((try? counts()) ?? [])")
+        app.server.shutdown()
+        #expect(last.serverClosed && held[0].isFinished)
+        #expect(try gate.inner.snapshot(s.id).viewers == 0)
+        let viewers = gate.inner.metrics.first { $0.name == "loaderd_session_viewers" }
+        if case .int(let n)? = viewers?.value { #expect(n == 0) } else { Issue.record("no loaderd_session_viewers") }
+    }
+    struct Viewers: Decodable { let viewers: Int }
+
+    /// The same over real sockets, with a store that answers from another
+    /// thread, later (as a networked one): clients reset (SO_LINGER 0, an RST) at
+    /// once after their request or once their stream has begun, half-close
+    /// after it, or close normally; once things settle the counts are those
+    /// of the one viewer the test holds, then of none.
+    @Test func viewersOverSocketsAreLetGoHoweverTheyLeave() throws {
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, logger: Logger(level: .off))
+        // A join answered 20 ms later: a reset right after the request comes while it is on its way.
+        let (server, service) = try startService(sessions: LaterStore(store, joinSeconds: 0.02))
+        defer { server.shutdown(gracePeriod: 1_000_000_000) }
+        let session = try store.create(definition: LoaderCatalog.standard["typing"]!, params: [], loader: LoaderCatalog.standard["typing"]!.configure([])).0
+        let ask = "GET /sessions/\(session.id)/frames?stream=sse HTTP/1.1\r\nHost: x\r\n\r\n"
+        func reset(_ client: TestClient) {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        let viewers = { (try? store.snapshot(session.id).viewers) ?? -1 }
+        for n in 0..<40 {
+            // The client before is let go, whichever way it left.
+            #expect(eventually { viewers() == 0 }, "\(n): \(viewers())")
+            let client = try TestClient(port: server.port)
+            client.send(ask)
+            switch n % 4 {
+            case 0:
+                // Counted, its answer on its way: then an RST (the socket closes at the end of the iteration).
+                #expect(eventually { viewers() == 1 })
+                reset(client)
+            case 1:
+                _ = client.read(until: "event: frame")
+                reset(client)
+            case 2:
+                client.shutdownWrite()
+                _ = client.readToClose()
+            default: _ = client.read(until: "event: frame")
+            }
+        }
+        func counts() -> [Int] {
+            let metrics = (try? get(server.port, "/metrics").text) ?? ""
+            return [(try? store.snapshot(session.id).viewers) ?? -1, service.streamAdmission.count] +
+                ["loaderd_session_viewers", "loaderd_admitted_streams", "loaderd_open_streams"].map { gauge(metrics, $0) ?? -1 }
+        }
+        do {
+            let held = try TestClient(port: server.port)
+            held.send(ask)
+            #expect(held.read(until: "event: frame") != nil)
+            #expect(eventually { counts() == [1, 1, 1, 1, 1] }, "\(counts())")
+            reset(held)
+        }  // its socket closes here, with an RST
+        #expect(eventually { counts() == [0, 0, 0, 0, 0] }, "\(counts())")
+    }
+
+    /// A preview's stream that maxStreamsPerClient refuses was made by heavy
+    /// work: its heavy place is given back with it, not kept for good.
+    @Test func aRefusedPreviewStreamGivesItsHeavyPlaceBack() throws {
+        let app = TestApp {
+            $0.maxStreamsPerClient = 1
+            $0.maxHeavyRequestsPerClient = 1
+        }
+        let body = Array(LimitsTests.dots(3, animations: 1).utf8)
+        let held = try app.open("/loaders/typing/frames?stream=sse")
+        for _ in 0..<3 {
+            let refused = try app.request("POST", "/loaders/preview?stream=sse&fps=10", LimitsTests.json, body: body)
+            #expect(try refused.status == 429 && decodeError(refused).code == "too_many_streams")
+        }
+        #expect(try app.request("POST", "/loaders/preview?t=1", LimitsTests.json, body: body).status == 200)
+        #expect(app.service.heavyWork.count == 0 && app.service.streamAdmission.count == 1)
+        held.close()
+        #expect(app.service.streamAdmission.count == 0)
+    }
+
     @Test func expiry() throws {
         let app = TestApp { $0.sessionTtlSeconds = 1 }
         let s = try create(app)
@@ -467,7 +614,12 @@ enum FileManagerLite {
 /// Replies on another thread, after the call has returned.
 final class LaterStore: SessionStore, @unchecked Sendable {
     let inner: LocalSessionStore
-    init(_ inner: LocalSessionStore) { self.inner = inner }
+    /// How long a viewer's join takes to be answered (a round trip).
+    let joinSeconds: Double
+    init(_ inner: LocalSessionStore, joinSeconds: Double = 0) {
+        self.inner = inner
+        self.joinSeconds = joinSeconds
+    }
 
     static func later<T: Sendable>(_ reply: @escaping SessionReply<T>) -> SessionReply<T> {
         { result in DispatchQueue.global().async { reply(result) } }
@@ -483,11 +635,54 @@ final class LaterStore: SessionStore, @unchecked Sendable {
     func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: Self.later(reply)) }
     func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: Self.later(reply)) }
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
-    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: Self.later(reply)) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [joinSeconds] result in DispatchQueue.global().asyncAfter(deadline: .now() + joinSeconds) { reply(result) } }
+    }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
     func watch(_ id: String) -> SessionWatch { inner.watch(id) }
     var metrics: [StoreMetric] { inner.metrics }
     var clock: WallClock { inner.clock }
+}
+
+/// A local store whose viewers' joins are answered only when the test
+/// lets them through (`open`), from its thread: a client can leave while
+/// the answer is on its way, as during a networked store's round trip.
+final class GateStore: SessionStore, @unchecked Sendable {
+    let inner: LocalSessionStore
+    private let held = Mutex<[@Sendable () -> Void]>([])
+    init(_ inner: LocalSessionStore) { self.inner = inner }
+
+    var waiting: Int { held.withLock { $0.count } }
+    func open() {
+        for reply in held.withLock({ h in
+            defer { h = [] }
+            return h
+        }) { reply() }
+    }
+
+    var count: Int { inner.count }
+    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
+        inner.create(definition: definition, params: params, loader: loader, reply: reply)
+    }
+    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        inner.post(kind, to: id, token: token, reply: reply)
+    }
+    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: reply) }
+    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: reply) }
+    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
+    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [self] result in held.withLock { $0.append { reply(result) } } }
+    }
+    func removeViewer(_ id: String) { inner.removeViewer(id) }
+    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
+    var metrics: [StoreMetric] { inner.metrics }
+    var clock: WallClock { inner.clock }
+}
+
+/// A gauge's value in `/metrics` text, if it is there.
+func gauge(_ metrics: String, _ name: String) -> Int? {
+    for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") { return Int(line.dropFirst(name.count + 1)) }
+    return nil
 }
 
 /// Counts the frames asked of a local store (a watched session's state, asked once a frame).

@@ -7,15 +7,22 @@
    with `event: end` after stop, on every replica;
 2. a replica is lost: SIGKILL one while viewers watch on all three; its
    viewers reconnect to another with Last-Event-ID and their ids go on with
-   no gap beyond the downtime; no acknowledged event is lost;
-3. Redis is lost: SIGKILL redis-server during a burst of events to all
+   no gap beyond the downtime; no acknowledged event is lost; the session's
+   viewer count drops to the live viewers within 5 s (its claims lapse);
+3. viewer counts: viewers reset (SO_LINGER 0) at once or within a few ms
+   of their request, half-closed after it, or asking with HEAD, are not counted once things
+   settle: a session's viewers read on another replica, and the replicas'
+   loaderd_session_viewers and loaderd_admitted_streams, come back to the
+   one viewer the test holds, then to none;
+4. Redis is lost: SIGKILL redis-server during a burst of events to all
    replicas, restart it on the same directory: every event that got a 2xx
    is there; replicas answer 503 (at once) while it is down and recover by
-   themselves.
+   themselves; a viewer that left while Redis was down is not counted once
+   it is back.
 
     Tests/system/sessions_redis.py path/to/loaderd
 """
-import http.client, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import http.client, json, os, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
 import loaderd_process
 from loaderd_process import free_port, session_events
@@ -98,9 +105,17 @@ class Viewer(threading.Thread):
         self.last_id = last_id
         self.start()
 
+    def close(self):
+        """The client goes away (the browser's tab is closed)."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except (OSError, AttributeError):
+            pass
+        self.closed.wait(5)
+
     def run(self):
         try:
-            s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+            s = self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
             head = f"GET /sessions/{self.sid}/frames?fps={self.fps} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
             if self.last_id is not None:
                 head += f"Last-Event-ID: {self.last_id}\r\n"
@@ -135,6 +150,32 @@ class Viewer(threading.Thread):
 
     def frames(self):
         return [e for e in self.events if e[1] == "frame"]
+
+
+def viewer_count(port, sid):
+    status, _, data = call(port, "GET", f"/sessions/{sid}")
+    return json.loads(data)["viewers"] if status == 200 else None
+
+
+def gauges(port, names=("loaderd_session_viewers", "loaderd_admitted_streams")):
+    _, _, data = call(port, "GET", "/metrics")
+    found = {}
+    for line in data.decode().splitlines():
+        parts = line.split(" ")
+        if len(parts) == 2 and parts[0] in names:
+            found[parts[0]] = int(parts[1])
+    return tuple(found.get(n) for n in names)
+
+
+def settles(condition, seconds=5):
+    """Polls `condition` until it holds or `seconds` pass: the seconds it took, or None."""
+    started = time.monotonic()
+    while True:
+        if condition():
+            return time.monotonic() - started
+        if time.monotonic() - started > seconds:
+            return None
+        time.sleep(0.02)
 
 
 def cross_replica(binary, redis, ports):
@@ -203,8 +244,68 @@ def replica_lost(binary, redis, ports, processes):
             gaps.append(first - last)
     status, kept = session_events(ports[2], sid)
     check(len(kept) == acked, f"events after a replica was lost: {len(kept)} of {acked}")
+    # The killed replica's claims of its 2 viewers lapse: the count is the viewers still connected.
+    live = lambda: sum(not v.closed.is_set() for v in viewers + [r for _, r in resumed])
+    check(live() == 6, f"6 viewers live after the resumptions, not {live()}")
+    settled = settles(lambda: viewer_count(ports[2], sid) == live(), seconds=8)
+    since_kill = time.monotonic() - killed_at
+    check(settled is not None and since_kill <= 5 + 0.5, f"the count came down to the {live()} live viewers {since_kill:.2f} s after the kill (count {viewer_count(ports[2], sid)})")
     call(ports[1], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
-    return f"a replica killed under 6 viewers: its 2 viewers resumed on others with id gaps {gaps}; {len(kept)}/{acked} events kept"
+    return (f"a replica killed under 6 viewers: its 2 viewers resumed on others with id gaps {gaps}; {len(kept)}/{acked} events kept; "
+            f"the count read {live()} (the live viewers) {since_kill:.2f} s after the kill")
+
+
+def viewer_counts(ports):
+    sid, token = create(ports[1], '{"loader":"typing"}')
+    request = f"GET /sessions/{sid}/frames HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode()
+    # The streams of the phases before have ended: every replica's gauges are at 0.
+    check(settles(lambda: all(gauges(p) == (0, 0) for p in ports)) is not None, f"gauges at the start: {[gauges(p) for p in ports]}")
+    baseline = [(0, 0) for _ in ports]
+    resets = 0
+    # Reset (RST, SO_LINGER 0) at once, or after some of the subscribe round trip, on every replica.
+    for delay in [0, 0, 0.0002, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.05]:
+        for port in ports:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(request)
+            if delay:
+                time.sleep(delay)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+            resets += 1
+    # Half-closed after the request: the answer (a stream) is still written, then the connection closes.
+    halves = 0
+    for port in ports * 3:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(request)
+        s.shutdown(socket.SHUT_WR)
+        try:
+            while s.recv(65536):
+                pass
+        except OSError:
+            pass
+        s.close()
+        halves += 1
+    # HEAD: the stream's head, and no body: its count is given back at once.
+    heads = 0
+    for port in ports * 2:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("HEAD", f"/sessions/{sid}/frames", headers={"Accept": "text/event-stream"})
+        r = c.getresponse()
+        check(r.status == 200, f"HEAD of a session's stream: {r.status}")
+        c.close()
+        heads += 1
+    held = Viewer(ports[0], sid)
+    settles(lambda: bool(held.frames()))
+    check(bool(held.frames()), "the held viewer gets frames")
+    expected = [(b[0] + (p == ports[0]), b[1] + (p == ports[0])) for p, b in zip(ports, baseline)]
+    t1 = settles(lambda: viewer_count(ports[1], sid) == 1 and [gauges(p) for p in ports] == expected)
+    check(t1 is not None, f"after {resets} resets, {halves} half-closes and {heads} HEADs, 1 held: viewers {viewer_count(ports[1], sid)}, gauges {[gauges(p) for p in ports]} (expected {expected})")
+    held.close()
+    t2 = settles(lambda: viewer_count(ports[1], sid) == 0 and [gauges(p) for p in ports] == baseline)
+    check(t2 is not None, f"after the held viewer left: viewers {viewer_count(ports[1], sid)}, gauges {[gauges(p) for p in ports]} (expected {baseline})")
+    call(ports[0], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
+    return (f"{resets} viewers reset within 0-50 ms of their request, {halves} half-closed and {heads} HEADs over {len(ports)} replicas, 1 held: "
+            f"the count read 1 after {t1 or 0:.2f} s, 0 after {t2 or 0:.2f} s once it left, each replica's gauges back to where they were")
 
 
 def redis_lost(binary, redis, ports):
@@ -230,11 +331,17 @@ def redis_lost(binary, redis, ports):
                 if status == 202:
                     acknowledged.append((sid, json.loads(data)["t"]))
     threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    watched = create(ports[0], '{"loader":"typing"}')[0]
+    staying, leaving = Viewer(ports[0], watched), Viewer(ports[0], watched)
+    settles(lambda: staying.frames() and leaving.frames())
+    check(viewer_count(ports[1], watched) == 2, f"2 viewers before Redis was lost: {viewer_count(ports[1], watched)}")
     for t in threads:
         t.start()
     try:
         time.sleep(0.7)
         redis.kill()
+        # This viewer's leave cannot reach Redis.
+        leaving.close()
         time.sleep(0.7)
         redis.start()
         # Recovery by itself, with no restart of any replica.
@@ -255,6 +362,10 @@ def redis_lost(binary, redis, ports):
         stop.set()
         for t in threads:
             t.join()
+    left = settles(lambda: viewer_count(ports[1], watched) == 1)
+    check(left is not None, f"the viewer that left while Redis was down is not counted: {viewer_count(ports[1], watched)}")
+    staying.close()
+    check(settles(lambda: viewer_count(ports[1], watched) == 0) is not None, "no viewer counted once the last one left")
     check(statuses.get(503, 0) > 0, "replicas answered 503 while Redis was down")
     check(slow[0] < 1.5, f"a request took {slow[0]:.2f} s while Redis was down (answers must come at once)")
     found = set()
@@ -266,7 +377,8 @@ def redis_lost(binary, redis, ports):
     lost = [a for a in acknowledged if a not in found]
     check(not lost, f"{len(lost)} acknowledged events lost")
     return (f"Redis killed during a burst from 4 writers on 2 replicas: {len(acknowledged)} acknowledged, {len(lost)} lost; "
-            f"answers {dict(sorted(statuses.items()))}; slowest {slow[0]*1000:.0f} ms")
+            f"answers {dict(sorted(statuses.items()))}; slowest {slow[0]*1000:.0f} ms; "
+            f"a viewer that left while it was down uncounted {left or 0:.2f} s after it was back")
 
 
 def main():
@@ -279,6 +391,7 @@ def main():
     try:
         rows.append(cross_replica(binary, redis, ports))
         rows.append(replica_lost(binary, redis, ports, processes))
+        rows.append(viewer_counts(ports[1:]))
         rows.append(redis_lost(binary, redis, ports[1:]))
     finally:
         for port, p in zip(ports, processes):

@@ -27,6 +27,9 @@ extension LoaderService {
             # HELP loaderd_heavy_waiting Heavy requests waiting for a worker (heavyWorkers).
             # TYPE loaderd_heavy_waiting gauge
             loaderd_heavy_waiting \(heavyWork.waiting)
+            # HELP loaderd_admitted_streams Streams holding a place under maxStreams and maxStreamsPerClient.
+            # TYPE loaderd_admitted_streams gauge
+            loaderd_admitted_streams \(streamAdmission.count)
 
             """.utf8)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)

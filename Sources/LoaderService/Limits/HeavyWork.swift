@@ -30,19 +30,17 @@ final class HeavyWork: Sendable {
     /// by the time a worker takes it is not run.
     func run(for client: String, _ job: @escaping @Sendable (HeavyJob) -> HTTPResponse) -> HTTPResponse {
         guard running.withLock({ $0.take(client, limit: perClient) }) else { return refusal }
+        // Given back however the request ends, even if its answer is dropped before it starts.
+        let slot = StreamHold { [self] in running.withLock { $0.give(client) } }
         return .deferred { [self] promise in
-            let release: @Sendable () -> Void = { [self] in running.withLock { $0.give(client) } }
             let ticket = workers.submit {
                 let response = promise.clientLeft ? .clientClosedRequest : job(HeavyJob(promise: promise))
-                guard case .stream = response.body else {
-                    release()
-                    return promise.succeed(response)
-                }
-                promise.succeed(response.holding(release))
+                promise.succeed(response.holding(slot))
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) { [self] in
+            // Weak: this timer must not keep the place of a job that has ended.
+            DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) { [self, weak slot] in
                 guard workers.withdraw(ticket) else { return }
-                release()
+                slot?.release()
                 promise.succeed(ServiceError(.serviceUnavailable, "overloaded",
                                              "this preview, export or batch waited \(SVG.n(maxWait)) s for a worker (heavyWaitSeconds); try again shortly")
                     .retryAfter(seconds: 1).response)
@@ -85,21 +83,6 @@ extension LoaderService {
         return heavyWork.run(for: client) { running in
             do { return try job(running) } catch { return ServiceError(answering: error).response }
         }
-    }
-}
-
-extension HTTPResponse {
-    /// This stream answer with `release` run once the stream ends (a place
-    /// it held: a heavy slot, a count of streams). Any other answer ends
-    /// when it is made: it is returned as it is.
-    func holding(_ release: @escaping @Sendable () -> Void) -> HTTPResponse {
-        guard case .stream(let start) = body else { return self }
-        var held = self
-        held.body = .stream { writer in
-            writer.whenClosed(release)
-            start(writer)
-        }
-        return held
     }
 }
 

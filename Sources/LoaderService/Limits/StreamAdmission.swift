@@ -31,6 +31,9 @@ final class StreamAdmission: Sendable {
     }
 
     func release(_ client: String) { open.withLock { $0.give(client) } }
+
+    /// Streams holding a place now, for `/metrics`.
+    var count: Int { open.withLock { $0.total } }
 }
 
 extension LoaderService {

@@ -145,15 +145,21 @@ extension LoaderService {
     /// When the store cannot be reached and this replica has never read the
     /// session, the answer is still an event stream, `retry:` and an end
     /// saying why: EventSource gives up for good on a 503, not on this.
+    /// The viewer the store counted is held from its count on (`StreamHold`):
+    /// let go when its stream closes, or when its client left before the
+    /// stream could start (a reset during the store's round trip).
     private func sessionStream(_ id: String, fps: Double, startK: Int, caches: LoopBound<LoopCaches>) -> HTTPResponse {
-        enum Start: Sendable { case watch(SessionSnapshot), storeUnavailable }
+        enum Start: Sendable { case watch(SessionSnapshot, StreamHold), storeUnavailable }
         return answer({ (reply: @escaping SessionReply<Start>) in
-            sessions.addViewer(id) { result in
-                if case .failure(.unavailable) = result { return reply(.success(Start.storeUnavailable)) }
-                reply(result.map(Start.watch))
+            sessions.addViewer(id) { [sessions] result in
+                switch result {
+                case .success(let snapshot): reply(.success(.watch(snapshot, StreamHold { sessions.removeViewer(id) })))
+                case .failure(.unavailable): reply(.success(.storeUnavailable))
+                case .failure(let error): reply(.failure(error))
+                }
             }
         }) { [self] (start: Start) in
-            guard case .watch(let snapshot) = start else {
+            guard case .watch(let snapshot, let viewer) = start else {
                 let retry = configuration.streamRetryMilliseconds
                 return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders) { writer in
                     _ = writer.write(ServerSentEvent.retry(milliseconds: retry))
@@ -165,7 +171,7 @@ extension LoaderService {
                 let frames = caches.value.sessionViewers.frames(store: sessions, cache: sessionFrameCache, id: id, createdAt: snapshot.createdAt,
                                                                 fps: fps, now: writer.loop.now)
                 startStream(writer, frames: frames, on: frames.clock, resumeAfter: startK, frameCount: nil, tickers: caches.value.streamTickers)
-            }
+            }.holding(viewer)
         }
     }
 

@@ -91,9 +91,9 @@ final class SessionFrames: TickerFrames {
         return frame
     }
 
-    /// A viewer's stream ended.
+    /// A viewer's stream ended (its count in the store is let go when its
+    /// connection closes: `StreamHold`).
     func release() {
-        store.removeViewer(id)
         if registry.release(Key(id: id, fps: fps)) { cache.forget(id) }
     }
 }

@@ -61,6 +61,9 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     let replicaName: String?
     private let sessions = Mutex<[String: Session]>([:])
     private let liveCount = Atomic<Int>(0)
+    /// Viewers admitted and not yet let go, of every session (one that
+    /// ended or expired included, until its viewers' streams close).
+    private let viewerCount = Atomic<Int>(0)
     private var sweeper: DispatchSourceTimer?
     let logger: Logger
     public let clock: WallClock
@@ -134,8 +137,10 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
 
     /// The journal's size, group commits and compactions, when there is one.
     public var metrics: [StoreMetric] {
-        guard let journal else { return [] }
-        return [
+        let viewers = StoreMetric(name: "loaderd_session_viewers", help: "Viewers of sessions streaming from this replica (maxViewersPerSession bounds each session's).",
+                                  kind: .gauge, value: .int(viewerCount.load(ordering: .relaxed)))
+        guard let journal else { return [viewers] }
+        return [viewers,
             StoreMetric(name: "loaderd_journal_bytes", help: "Size of the session journal.", kind: .gauge, value: .int(journal.size)),
             StoreMetric(name: "loaderd_journal_syncs_total", help: "Group commits of the session journal (one fdatasync each).",
                         kind: .counter, value: .int(journal.syncs.load(ordering: .relaxed))),
@@ -257,13 +262,16 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
             let s = try live(id, in: &all)
             guard s.viewers < limits.maxViewersPerSession else { throw .tooManyViewers(limit: limits.maxViewersPerSession) }
             s.viewers += 1
+            viewerCount.add(1, ordering: .relaxed)
             let now = clock.now()
             s.lastActivity = max(s.lastActivity, now)
             return s.snapshot(at: now)
         }
     }
 
+    /// Called once for each viewer admitted, however its stream ended.
     public func removeViewer(_ id: String) {
+        viewerCount.subtract(1, ordering: .relaxed)
         sessions.withLock { all in if let s = all[id] { s.viewers = max(0, s.viewers - 1) } }
     }
 

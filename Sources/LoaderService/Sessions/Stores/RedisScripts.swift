@@ -4,18 +4,32 @@ import Redis
 /// check and its write are one atomic step in Redis.
 ///
 /// A session `id` has a hash `loaderd:{id}:s` (loader, params, createdAt,
-/// the token's SHA-1, event count, finished, doneAt, viewers), a stream
-/// `loaderd:{id}:ev` of its events (type, t), and a tombstone
-/// `loaderd:{id}:t` that outlives the hash by one time-to-live, so an expired
-/// session answers 410, not 404. `loaderd:live` scores each live id by when
-/// it expires (the session limit). Changes are published on
-/// `loaderd:events` with the id, for the replicas whose viewers watch it.
-/// Errors are replies whose text is the error's code.
+/// the token's SHA-1, event count, finished, doneAt), a stream
+/// `loaderd:{id}:ev` of its events (type, t), a tombstone `loaderd:{id}:t`
+/// that outlives the hash by one time-to-live, so an expired session
+/// answers 410, not 404, and its viewers `loaderd:{id}:v`: a hash of each
+/// replica's viewers of it, `"<count> <lease end, Redis's ms>"` by replica
+/// id. A replica claims its whole count each time (a join, a leave, and its
+/// refresh every half second), never a difference, so a claim that was lost
+/// (Redis away, a reply that never came) is made good by the next; an entry
+/// whose lease has run out (a replica that died without a word) counts for
+/// nothing and is dropped. `loaderd:live` scores each live id by when it
+/// expires (the session limit). Changes are published on `loaderd:events`
+/// with the id, for the replicas whose viewers watch it. Errors are replies
+/// whose text is the error's code.
 enum RedisScripts {
     static let channel = "loaderd:events"
     static let live = "loaderd:live"
 
-    static func keys(_ id: String) -> [String] { ["loaderd:{\(id)}:s", "loaderd:{\(id)}:ev", "loaderd:{\(id)}:t", live] }
+    static func keys(_ id: String) -> [String] {
+        ["loaderd:{\(id)}:s", "loaderd:{\(id)}:ev", "loaderd:{\(id)}:t", live, "loaderd:{\(id)}:v"]
+    }
+
+    /// How long a replica's claim of its viewers lasts unless claimed again:
+    /// it claims every half second while it has viewers, so a replica that
+    /// dies stops counting within this (6 refreshes: a slow Redis or a busy
+    /// loop does not drop a live replica's viewers).
+    static let viewerLeaseMilliseconds = 3000
 
     /// Shared by the scripts: whether the session is live, and marking activity.
     private static let prelude = """
@@ -33,10 +47,45 @@ enum RedisScripts {
         local function owner(token)
           return redis.sha1hex(token) == redis.call('HGET', KEYS[1], 'token')
         end
+        -- Leases are timed by Redis's clock, the one clock all replicas share.
+        local function clock()
+          local t = redis.call('TIME')
+          return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        end
+        -- The viewers of the other replicas whose lease runs, and this one's
+        -- (`replica`); entries whose lease has run out are dropped.
+        local function viewers(replica, now)
+          local all = redis.call('HGETALL', KEYS[5])
+          local others, own = 0, 0
+          for i = 1, #all, 2 do
+            local n, to = string.match(all[i + 1], '^(%d+) (%d+)$')
+            if n == nil or tonumber(to) <= now then
+              redis.call('HDEL', KEYS[5], all[i])
+            elseif all[i] == replica then
+              own = tonumber(n)
+            else
+              others = others + tonumber(n)
+            end
+          end
+          return others, own
+        end
+        -- This replica has `n` viewers of the session now.
+        local function claim(replica, n, now, lease)
+          if tonumber(n) > 0 then
+            redis.call('HSET', KEYS[5], replica, n .. ' ' .. (now + lease))
+            -- Gone with the last replica that watched it.
+            redis.call('PEXPIRE', KEYS[5], 2 * lease)
+          else
+            redis.call('HDEL', KEYS[5], replica)
+          end
+        end
 
         """
 
     /// ARGV: id, loader, params, createdAt, token, ttl, maxSessions, now, doneAt ('' if never).
+    /// `viewers` in the hash is the count of replicas before per-replica
+    /// claims: unused here, kept so that those replicas, during a rolling
+    /// upgrade, still find it (their scripts fail on a session without it).
     static let create = RedisScript(prelude + """
         redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[8])
         if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[7]) then return redis.error_reply('too_many_sessions') end
@@ -47,21 +96,28 @@ enum RedisScripts {
         """)
 
     /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now,
-    /// from (the first stream ID of the events wanted: '-' for all, '' for none).
+    /// from (the first stream ID of the events wanted: '-' for all, '' for none),
+    /// replica, claim (this replica's viewers of it, the new one included
+    /// when adding one; '' to claim nothing), lease (ms).
     /// Answers the hash's fields and those events, so that a replica that
     /// has a session's first events reads only the new ones, in the same
     /// step as the count it checks them against:
-    /// {{loader, params, createdAt, viewers, doneAt, finished, events}, {{id, {type, …, t, …}}…}}.
+    /// {{loader, params, createdAt, viewers, doneAt, finished, events}, {{id, {type, …, t, …}}…}}
+    /// (viewers: of every replica whose lease runs).
     static let read = RedisScript(prelude + """
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if ARGV[3] == '1' and not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
-        if ARGV[4] == '1' then
-          if tonumber(redis.call('HGET', KEYS[1], 'viewers')) >= tonumber(ARGV[5]) then return redis.error_reply('too_many_viewers') end
-          redis.call('HINCRBY', KEYS[1], 'viewers', 1)
-          active(ARGV[6], ARGV[7], ARGV[1])
+        local now = clock()
+        local others, own = viewers(ARGV[9], now)
+        if ARGV[10] ~= '' then
+          if ARGV[4] == '1' and others + tonumber(ARGV[10]) > tonumber(ARGV[5]) then return redis.error_reply('too_many_viewers') end
+          claim(ARGV[9], ARGV[10], now, tonumber(ARGV[11]))
+          own = tonumber(ARGV[10])
         end
-        local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'viewers', 'doneAt', 'finished', 'events')
+        if ARGV[4] == '1' then active(ARGV[6], ARGV[7], ARGV[1]) end
+        local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'createdAt', 'doneAt', 'finished', 'events')
+        h[4] = tostring(others + own)
         if ARGV[8] == '' then return {h, {}} end
         return {h, redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
         """)
@@ -101,17 +157,20 @@ enum RedisScripts {
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
-        redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+        redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
         redis.call('ZREM', KEYS[4], ARGV[1])
         redis.call('PUBLISH', '\(channel)', ARGV[1])
         return 'OK'
         """)
 
-    /// ARGV: id.
-    static let removeViewer = RedisScript("""
-        if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('HGET', KEYS[1], 'viewers')) > 0 then
-          redis.call('HINCRBY', KEYS[1], 'viewers', -1)
-        end
+    /// ARGV: id, replica, count, lease (ms): this replica has `count`
+    /// viewers of the session now (one left, or a claim made good). Nothing
+    /// is claimed for a session that is gone.
+    static let claimViewers = RedisScript(prelude + """
+        if redis.call('EXISTS', KEYS[1]) == 0 and tonumber(ARGV[3]) > 0 then return 'OK' end
+        local now = clock()
+        viewers(ARGV[2], now)
+        claim(ARGV[2], ARGV[3], now, tonumber(ARGV[4]))
         return 'OK'
         """)
 

@@ -17,7 +17,11 @@ import Synchronization
 /// state and only the events since, so a request costs the same however
 /// long the session has run. Sessions that this replica's viewers watch are
 /// read again when an event is published for them (and every half second),
-/// so frames are computed locally and shared by all their viewers. While Redis cannot be reached,
+/// so frames are computed locally and shared by all their viewers; each
+/// read claims this replica's viewers of the session under a lease of
+/// `RedisScripts.viewerLeaseMilliseconds`, so the count over all replicas
+/// is right again within half a second of a claim that was lost, and a
+/// replica that dies stops counting once its lease runs out. While Redis cannot be reached,
 /// operations fail at once (`.unavailable`, a 503), while viewers of the
 /// sessions this replica has read go on watching them from what it read.
 public final class RedisSessionStore: SessionStore, @unchecked Sendable {
@@ -42,6 +46,15 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Sessions as this replica last read them, by id.
     private let known = Mutex<[String: Folded]>([:])
     private let liveCount = Atomic<Int>(0)
+    /// This replica in the sessions' viewer counts (`RedisScripts`): new at
+    /// each start, so a restarted replica's old claims simply lapse.
+    let replica = randomToken(bytes: 9)
+    /// Viewers whose join is on its way to Redis, by session: claimed with
+    /// those that watch, so that a claim sent meanwhile does not drop them.
+    private let joining = Mutex<[String: Int]>([:])
+    /// Sessions whose count Redis may not have right (a claim that failed,
+    /// a join whose outcome is unknown): claimed again at the next refresh.
+    private let unsettled = Mutex<Set<String>>([])
 
     /// A session as this replica last read it: its events folded into its
     /// loader, and the stream ID of the last, so that the next read asks
@@ -59,8 +72,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         private(set) var last: StreamID?
         /// This replica's viewers of it.
         var viewers = 0
-        /// Those of them that came while Redis could not count them.
-        var uncounted = 0
         /// Why streams must end, once they must (the session is gone; an
         /// outage of the store does not end them: see `refresh`).
         var ended: String?
@@ -184,6 +195,8 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                         value: .int((connections.first?.isConnected ?? false) ? 1 : 0)),
             StoreMetric(name: "loaderd_redis_watched_sessions", help: "Sessions this replica's viewers watch.", kind: .gauge,
                         value: .int(known.withLock { $0.values.count { $0.viewers > 0 } })),
+            StoreMetric(name: "loaderd_session_viewers", help: "Viewers of sessions streaming from this replica (maxViewersPerSession bounds each session's, over all replicas).",
+                        kind: .gauge, value: .int(known.withLock { $0.values.reduce(0) { $0 + $1.viewers } })),
         ]
     }
 
@@ -269,30 +282,59 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     /// While Redis cannot be reached, a session this replica has read is
     /// still watched from what it read: its frames are a function of its
-    /// events, and new ones come once Redis is back.
+    /// events, and new ones come once Redis is back (its refresh then
+    /// claims these viewers too).
     public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        read(id, owner: nil, addViewer: true) { [self] result in
-            guard case .failure(.unavailable) = result,
-                  let snapshot = known.withLock({ all -> SessionSnapshot? in
-                      guard let f = all[id], f.ended == nil else { return nil }
-                      f.viewers += 1
-                      f.uncounted += 1
-                      return f.snapshot(id, viewers: f.viewers, at: clock.now())
-                  })
+        let claim = join(id, 1)
+        read(id, owner: nil, addViewer: true, claim: claim) { [self] result in
+            join(id, -1)
+            guard case .failure(.unavailable) = result else { return reply(result) }
+            // Redis may have counted it before the reply was lost: the next refresh says what is true.
+            unsettled.withLock { _ = $0.insert(id) }
+            guard let snapshot = known.withLock({ all -> SessionSnapshot? in
+                guard let f = all[id], f.ended == nil else { return nil }
+                f.viewers += 1
+                return f.snapshot(id, viewers: f.viewers, at: clock.now())
+            })
             else { return reply(result) }
             reply(.success(snapshot))
         }
     }
 
+    /// Called once for each viewer `addViewer` admitted, whatever ended its
+    /// stream: this replica's count of it is claimed again.
     public func removeViewer(_ id: String) {
-        let counted = known.withLock { all -> Bool in
-            guard let f = all[id], f.viewers > 0 else { return true }
+        known.withLock { all in
+            guard let f = all[id], f.viewers > 0 else { return }
             f.viewers -= 1
-            guard f.uncounted > 0 else { return true }
-            f.uncounted -= 1
-            return false
         }
-        if counted, let commands { Self.run(RedisScripts.eval(RedisScripts.removeViewer, id, []), on: commands) { _ in } }
+        claimViewers(id)
+    }
+
+    /// Viewers of `id` joining now, changed by `change`: what this replica
+    /// claims of it, those that watch and those joining.
+    @discardableResult
+    private func join(_ id: String, _ change: Int) -> Int {
+        let joining = joining.withLock { all -> Int in
+            let n = (all[id] ?? 0) + change
+            all[id] = n > 0 ? n : nil
+            return max(0, n)
+        }
+        return joining + known.withLock { $0[id]?.viewers ?? 0 }
+    }
+
+    /// This replica's viewers of `id` now.
+    private func claim(_ id: String) -> Int { join(id, 0) }
+
+    /// Claims this replica's viewers of `id` on their own (a viewer left);
+    /// if that fails, the next refresh claims them.
+    private func claimViewers(_ id: String) {
+        guard let commands else { return }
+        let call = RedisScripts.eval(RedisScripts.claimViewers, id, [replica, String(claim(id)), String(RedisScripts.viewerLeaseMilliseconds)])
+        Self.run(call, on: commands) { [self] result in
+            guard case .failure = result else { return }
+            unsettled.withLock { _ = $0.insert(id) }
+        }
     }
 
     public func watch(_ id: String) -> SessionWatch {
@@ -306,25 +348,33 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     // MARK: Watched sessions
 
     /// Reads a watched session again: its new events, or that it is gone
-    /// (its viewers' streams end). While Redis cannot be reached, the
-    /// viewers go on with what this replica has; the next read after the
-    /// outage brings what came meanwhile.
+    /// (its viewers' streams end), claiming this replica's viewers of it
+    /// (the claim's lease runs out unless renewed). While Redis cannot be
+    /// reached, the viewers go on with what this replica has; the next read
+    /// after the outage brings what came meanwhile and claims them again.
     private func refresh(_ id: String) {
-        guard known.withLock({ ($0[id]?.viewers ?? 0) > 0 }) else { return }
-        read(id, owner: nil, addViewer: false) { [self] result in
+        let mine = claim(id)
+        let settling = unsettled.withLock { $0.remove(id) != nil }
+        guard mine > 0 || settling else { return }
+        read(id, owner: nil, addViewer: false, claim: mine) { [self] result in
             switch result {
+            case .success: break
             case .failure(.notFound), .failure(.expired):
                 known.withLock { all in
                     guard let f = all[id], f.viewers > 0 else { return }
                     f.ended = "gone"
                 }
-            default: break
+            case .failure:
+                if settling { unsettled.withLock { _ = $0.insert(id) } }
             }
         }
     }
 
     private func refreshAll() {
-        for id in known.withLock({ $0.compactMap { $0.value.viewers > 0 ? $0.key : nil } }) { refresh(id) }
+        let watched = known.withLock { $0.compactMap { $0.value.viewers > 0 ? $0.key : nil } }
+        let others = unsettled.withLock { $0 }.union(joining.withLock { Set($0.keys) }).subtracting(watched)
+        for id in watched { refresh(id) }
+        for id in others { refresh(id) }
     }
 
     // MARK: Redis
@@ -336,12 +386,14 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// `addViewer`, a viewer is counted against the limit.
     /// Without `events`, the snapshot's events (and its loader's) are left
     /// out; with them, only those this replica has not read yet are asked
-    /// for, unless `full`.
-    private func read(_ id: String, owner: String?, addViewer: Bool, events: Bool = true, full: Bool = false,
+    /// for, unless `full`. With `claim`, this replica claims that many
+    /// viewers of it (with `addViewer`, the new one among them).
+    private func read(_ id: String, owner: String?, addViewer: Bool, claim: Int? = nil, events: Bool = true, full: Bool = false,
                       _ reply: @escaping SessionReply<SessionSnapshot>) {
         let from = !events ? "" : full ? "-" : known.withLock { $0[id]?.last?.next ?? "-" }
         let arguments = [owner ?? "", owner == nil ? "0" : "1", addViewer ? "1" : "0",
-                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(clock.now()), from]
+                         String(limits.maxViewersPerSession), ttl, JSONWriter.number(clock.now()), from,
+                         replica, claim.map(String.init) ?? "", String(RedisScripts.viewerLeaseMilliseconds)]
         command(id, RedisScripts.eval(RedisScripts.read, id, arguments)) { [self] result in
             switch result.flatMap({ value in fold(id, value, from: from, addViewer: addViewer) }) {
             case .success(let snapshot?): reply(.success(snapshot))
@@ -349,7 +401,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             // Redis has counted a new viewer already: the replica counts it once the full read is in.
             case .success(nil):
                 read(id, owner: owner, addViewer: false, events: true, full: true) { [self] result in
-                    guard addViewer, case .success = result else { return reply(result) }
+                    guard addViewer, case .success = result else {
+                        // Redis counted the viewer that is not coming: the next refresh claims the true count.
+                        if addViewer { unsettled.withLock { _ = $0.insert(id) } }
+                        return reply(result)
+                    }
                     known.withLock { all in
                         all[id]?.viewers += 1
                         all[id]?.ended = nil

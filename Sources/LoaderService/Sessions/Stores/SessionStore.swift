@@ -36,6 +36,9 @@ public protocol SessionStore: AnyObject, Sendable {
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
 
     /// A viewer's stream begins (counted against the viewer limit) or ends.
+    /// The service calls `removeViewer` exactly once for each viewer
+    /// `addViewer` admitted, however it ends: its stream closes, or its
+    /// client left before the stream could start (`StreamHold`).
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>)
     func removeViewer(_ id: String)
     /// A watched session as its viewers see it now (at once, from what the
