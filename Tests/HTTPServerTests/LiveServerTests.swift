@@ -146,6 +146,48 @@ struct LiveServerTests {
         #expect(client.isClosedByServer())
     }
 
+    /// A client that sends its whole body past the limit reads the 413
+    /// whole: the server reads and drops the rest before it closes, where
+    /// closing with the bytes unread reset the connection under the answer
+    /// (RFC 9112 §9.6). Then the connection ends and its count goes back.
+    @Test func aRefusedBodyIsDroppedUnreadSoThatItsAnswerArrives() throws {
+        // More than the kernel's buffers hold, so that the client is still
+        // sending when the server has answered.
+        let server = try TestServer(.live) { $0.maxLingerBytes = 64 << 20 }
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 16 << 20)
+        for _ in 0..<3 {
+            let client = try server.client()
+            // Every byte is taken (a client that gets EPIPE or a reset here, as
+            // most do, never reads the answer), and then the answer is read.
+            let sent = client.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            #expect(sent, "the server closed while the body was being sent")
+            let r = try #require(client.readResponse())
+            #expect(r.status == 413 && r.headers["connection"] == "close")
+            #expect(client.isClosedByServer())
+        }
+        #expect(eventually { server.openConnections == 0 })
+    }
+
+    /// One that goes on sending is closed after `maxLingerBytes`, and one
+    /// that sends nothing more after `lingerTimeout`: lingering is bounded.
+    @Test func lingeringEndsAtItsBytesAndAtItsTime() throws {
+        let server = try TestServer(.live) {
+            $0.maxLingerBytes = 64 * 1024
+            $0.lingerTimeout = 200_000_000
+        }
+        let endless = try server.client()
+        endless.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n")
+        #expect(endless.readResponse()?.status == 413)
+        // Blocks while the server reads, until it closes at its bound.
+        let sentAll = endless.send([UInt8](repeating: 0x61, count: 8 << 20))
+        #expect(!sentAll, "the server read 8 MiB where it lingers for 64 KiB")
+        let silent = try server.client()
+        silent.send("GET / HTTP/1.1\r\n\r\n")
+        #expect(silent.readResponse()?.status == 400)
+        // Neither client closes: the server does, at the bound.
+        #expect(eventually { server.openConnections == 0 })
+    }
+
     @Test(arguments: Transport.allCases)
     func largeBodyInManyWritesAndBigResponses(_ transport: Transport) throws {
         let server = try TestServer(transport)

@@ -54,16 +54,23 @@ public final class TestClient {
         if let embedded { embedded.client.close() } else { close(fd) }
     }
 
-    public func send(_ text: String) { send(Array(text.utf8)) }
+    @discardableResult
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
-    public func send(_ bytes: [UInt8]) {
-        if let embedded { return embedded.client.write(bytes) }
+    /// Whether every byte went (false: the server closed or reset first).
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        if let embedded {
+            embedded.client.write(bytes)
+            return true
+        }
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
+            if n <= 0 { return false }
             sent += n
         }
+        return true
     }
 
     public func shutdownWrite() {

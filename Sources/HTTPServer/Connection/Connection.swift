@@ -39,6 +39,9 @@ final class Connection: Selectable, StreamSink {
     private var requestStartedAt: UInt64?
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
+    /// The request that ends this connection broke the rules: linger
+    /// before closing (`ConnectionState.lingering`).
+    private var lingers = false
     var lastWriteProgressTime: UInt64 { lastWriteProgress }
 
     /// The peer address counted against `maxConnectionsPerAddress` (nil:
@@ -90,6 +93,15 @@ final class Connection: Selectable, StreamSink {
         let scratch = loopState.scratch
         let n = embedded?.read(into: scratch) ?? read(fd, scratch.baseAddress, scratch.count)
         if n >= 0 && isIdleListed { loopState.removeIdle(self) }
+        if case .lingering(let since, let dropped) = state {
+            // Dropped unread, until the client closes or sends more than is worth reading.
+            if n > 0 {
+                if dropped + n > server.configuration.maxLingerBytes { close() } else { state = .lingering(since: since, dropped: dropped + n) }
+            } else if n == 0 || !(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                close()
+            }
+            return
+        }
         if n > 0 {
             let now = loop.wakeTime
             if requestStartedAt == nil && pendingInput.isEmpty { requestStartedAt = now }
@@ -141,7 +153,7 @@ final class Connection: Selectable, StreamSink {
         case .open: state = .closing
         case .awaitingAnswer(let promise, _): state = .awaitingAnswer(promise, thenClose: true)
         case .streaming(let writer, _): state = .streaming(writer, ending: true)
-        case .closing, .closed: break
+        case .closing, .lingering, .closed: break
         }
     }
 
@@ -260,6 +272,7 @@ final class Connection: Selectable, StreamSink {
                                     serverName: server.configuration.serverName))
         if case .bytes(let body) = response.body, !body.isEmpty { enqueue(body) }
         state = .closing
+        lingers = true
         pendingInput = []
         server.requestCompleted()
         flush()
@@ -321,7 +334,7 @@ final class Connection: Selectable, StreamSink {
             return
         }
         if output.isEmpty && (state.closesWhenWritten || input == .ended && isIdle) {
-            close()
+            closeOrLinger()
             return
         }
         if input == .paused && queuedBytes <= server.configuration.lowWatermark {
@@ -371,7 +384,18 @@ final class Connection: Selectable, StreamSink {
     /// Nothing under way: no request arriving or answered, nothing to
     /// write, not a stream. Such a connection may give way to a newcomer.
     private var isBetweenRequests: Bool {
-        isIdle && input == .reading && requestStartedAt == nil && !parser.isMidRequest
+        guard case .open = state else { return false }
+        return isIdle && input == .reading && requestStartedAt == nil && !parser.isMidRequest
+    }
+
+    /// Closes once the answer is written; after a request that broke the
+    /// rules while the client may still be sending, lingers first.
+    private func closeOrLinger() {
+        guard lingers, embedded == nil, input != .ended, case .closing = state else { return close() }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        state = .lingering(since: loop.wakeTime, dropped: 0)
+        input = .reading
+        updateInterest()
     }
 
     /// Closes the connection if it is between requests and no request
@@ -427,6 +451,8 @@ final class Connection: Selectable, StreamSink {
             if queuedBytes > 0 && now &- lastWriteProgress > c.streamStallTimeout { close() }
         case .awaitingAnswer, .closed:
             break
+        case .lingering(let since, _):
+            if now &- since > c.lingerTimeout { close() }
         case .open, .closing:
             if let started = requestStartedAt, !pendingInput.isEmpty || parser.isMidRequest {
                 if now &- started > c.headerTimeout {
@@ -449,7 +475,7 @@ final class Connection: Selectable, StreamSink {
         case .awaitingAnswer: closeAfterAnswers()
         case .open:
             if isIdle { close() } else { closeAfterAnswers(); flush() }
-        case .closing, .closed: break
+        case .closing, .lingering, .closed: break
         }
     }
 

@@ -10,6 +10,12 @@ enum ConnectionState {
     case streaming(StreamWriter, ending: Bool)
     /// No more requests: the connection closes once its output is written.
     case closing
+    /// The answer to a request that broke the rules is written and the
+    /// sending side shut; what the client still sends is read and dropped
+    /// until it closes, for at most `lingerTimeout`. Closing at once, with
+    /// its bytes unread, would reset the connection and could destroy the
+    /// answer before the client reads it (RFC 9112 §9.6).
+    case lingering(since: UInt64, dropped: Int)
     case closed
 
     var isClosed: Bool { if case .closed = self { return true } else { return false } }

@@ -32,6 +32,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var onAcceptEvent: (@Sendable (AcceptEvent) -> Void)? = nil
     /// A request's head must arrive within this (ns): else 408 and close.
     public var headerTimeout: UInt64 = 10_000_000_000
+    /// After an answer to a request that broke the rules (400, 408, 413,
+    /// 414, 431), the client's further bytes are read and dropped for at
+    /// most this long (ns) and this many bytes, so that the answer reaches
+    /// it before the connection closes.
+    public var lingerTimeout: UInt64 = 2_000_000_000
+    public var maxLingerBytes = 4 << 20
     /// An idle keep-alive connection is closed after this (ns).
     public var idleTimeout: UInt64 = 60_000_000_000
     /// A client that reads nothing for this long (ns) while output waits is dropped.
