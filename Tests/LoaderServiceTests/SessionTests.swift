@@ -614,84 +614,11 @@ enum FileManagerLite {
     }
 }
 
-/// Replies on another thread, after the call has returned.
-final class LaterStore: SessionStore, @unchecked Sendable {
+/// A local store seen through a test's own store: every call goes to
+/// `inner` unless the subclass changes it (when replies come, what is
+/// counted).
+class ForwardingStore: SessionStore, @unchecked Sendable {
     let inner: LocalSessionStore
-    /// How long a viewer's join takes to be answered (a round trip).
-    let joinSeconds: Double
-    init(_ inner: LocalSessionStore, joinSeconds: Double = 0) {
-        self.inner = inner
-        self.joinSeconds = joinSeconds
-    }
-
-    static func later<T: Sendable>(_ reply: @escaping SessionReply<T>) -> SessionReply<T> {
-        { result in DispatchQueue.global().async { reply(result) } }
-    }
-
-    var count: Int { inner.count }
-    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
-        inner.create(definition: definition, params: params, loader: loader, reply: Self.later(reply))
-    }
-    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
-        inner.post(kind, to: id, token: token, reply: Self.later(reply))
-    }
-    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: Self.later(reply)) }
-    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: Self.later(reply)) }
-    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
-    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        inner.addViewer(id) { [joinSeconds] result in DispatchQueue.global().asyncAfter(deadline: .now() + joinSeconds) { reply(result) } }
-    }
-    func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
-    var metrics: [StoreMetric] { inner.metrics }
-    var clock: WallClock { inner.clock }
-}
-
-/// A local store whose viewers' joins are answered only when the test
-/// lets them through (`open`), from its thread: a client can leave while
-/// the answer is on its way, as during a networked store's round trip.
-final class GateStore: SessionStore, @unchecked Sendable {
-    let inner: LocalSessionStore
-    private let held = Mutex<[@Sendable () -> Void]>([])
-    init(_ inner: LocalSessionStore) { self.inner = inner }
-
-    var waiting: Int { held.withLock { $0.count } }
-    func open() {
-        for reply in held.withLock({ h in
-            defer { h = [] }
-            return h
-        }) { reply() }
-    }
-
-    var count: Int { inner.count }
-    func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
-        inner.create(definition: definition, params: params, loader: loader, reply: reply)
-    }
-    func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
-        inner.post(kind, to: id, token: token, reply: reply)
-    }
-    func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: reply) }
-    func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: reply) }
-    func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
-    func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        inner.addViewer(id) { [self] result in held.withLock { $0.append { reply(result) } } }
-    }
-    func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
-    var metrics: [StoreMetric] { inner.metrics }
-    var clock: WallClock { inner.clock }
-}
-
-/// A gauge's value in `/metrics` text, if it is there.
-func gauge(_ metrics: String, _ name: String) -> Int? {
-    for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") { return Int(line.dropFirst(name.count + 1)) }
-    return nil
-}
-
-/// Counts the frames asked of a local store (a watched session's state, asked once a frame).
-final class CountingStore: SessionStore, @unchecked Sendable {
-    let inner: LocalSessionStore
-    let framesAsked = Mutex(0)
     init(_ inner: LocalSessionStore) { self.inner = inner }
 
     var count: Int { inner.count }
@@ -706,10 +633,69 @@ final class CountingStore: SessionStore, @unchecked Sendable {
     func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: reply) }
     func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.addViewer(id, reply: reply) }
     func removeViewer(_ id: String) { inner.removeViewer(id) }
-    func watch(_ id: String) -> SessionWatch {
+    func watch(_ id: String) -> SessionWatch { inner.watch(id) }
+    var metrics: [StoreMetric] { inner.metrics }
+    var clock: WallClock { inner.clock }
+}
+
+/// Replies on another thread, after the call has returned.
+final class LaterStore: ForwardingStore, @unchecked Sendable {
+    /// How long a viewer's join takes to be answered (a round trip).
+    let joinSeconds: Double
+    init(_ inner: LocalSessionStore, joinSeconds: Double = 0) {
+        self.joinSeconds = joinSeconds
+        super.init(inner)
+    }
+
+    static func later<T: Sendable>(_ reply: @escaping SessionReply<T>) -> SessionReply<T> {
+        { result in DispatchQueue.global().async { reply(result) } }
+    }
+
+    override func create(definition: LoaderDefinition, params: [(String, JSONValue)], loader: ConfiguredLoader, reply: @escaping SessionReply<SessionCreated>) {
+        inner.create(definition: definition, params: params, loader: loader, reply: Self.later(reply))
+    }
+    override func post(_ kind: SessionEvent.Kind, to id: String, token: String?, reply: @escaping SessionReply<SessionEvent>) {
+        inner.post(kind, to: id, token: token, reply: Self.later(reply))
+    }
+    override func authorize(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.authorize(id, token: token, reply: Self.later(reply)) }
+    override func delete(_ id: String, token: String?, reply: @escaping SessionReply<Void>) { inner.delete(id, token: token, reply: Self.later(reply)) }
+    override func snapshot(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) { inner.snapshot(id, reply: Self.later(reply)) }
+    override func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [joinSeconds] result in DispatchQueue.global().asyncAfter(deadline: .now() + joinSeconds) { reply(result) } }
+    }
+}
+
+/// A local store whose viewers' joins are answered only when the test
+/// lets them through (`open`), from its thread: a client can leave while
+/// the answer is on its way, as during a networked store's round trip.
+final class GateStore: ForwardingStore, @unchecked Sendable {
+    private let held = Mutex<[@Sendable () -> Void]>([])
+
+    var waiting: Int { held.withLock { $0.count } }
+    func open() {
+        for reply in held.withLock({ h in
+            defer { h = [] }
+            return h
+        }) { reply() }
+    }
+
+    override func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
+        inner.addViewer(id) { [self] result in held.withLock { $0.append { reply(result) } } }
+    }
+}
+
+/// A gauge's value in `/metrics` text, if it is there.
+func gauge(_ metrics: String, _ name: String) -> Int? {
+    for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") { return Int(line.dropFirst(name.count + 1)) }
+    return nil
+}
+
+/// Counts the frames asked of a local store (a watched session's state, asked once a frame).
+final class CountingStore: ForwardingStore, @unchecked Sendable {
+    let framesAsked = Mutex(0)
+
+    override func watch(_ id: String) -> SessionWatch {
         framesAsked.withLock { $0 += 1 }
         return inner.watch(id)
     }
-    var metrics: [StoreMetric] { inner.metrics }
-    var clock: WallClock { inner.clock }
 }
