@@ -201,6 +201,31 @@ struct ParserTests {
         #expect(parsesTheSameWholeAndByteByByte(input) == [.error(status)], "\(input.debugDescription)")
     }
 
+    /// Unicode's Stream-Safe Text Format (UAX #15): 30 combining marks in
+    /// a row are text; 31 are refused, in a header value and in a decoded
+    /// path or query alike; any number of runs of 30 is fine.
+    @Test func combiningMarksBeyondThirtyInARowAreRefused() {
+        let marks = String(repeating: "\u{301}\u{316}", count: 16)
+        func encoded(_ text: String) -> String {
+            let hex = Array("0123456789ABCDEF")
+            return text.utf8.map { "%" + String(hex[Int($0 >> 4)]) + String(hex[Int($0 & 15)]) }.joined()
+        }
+        for n in [30, 31] {
+            let run = "x" + String(marks.unicodeScalars.prefix(n).map(Character.init))
+            let header = parsesTheSameWholeAndByteByByte("GET / HTTP/1.1\r\nHost: x\r\nX-A: \(run)\r\n\r\n")
+            let query = parsesTheSameWholeAndByteByByte("GET /a?q=\(encoded(run)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let path = parsesTheSameWholeAndByteByByte("GET /\(encoded(run)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            if n == 30 {
+                #expect(header.count == 1 && query.count == 1 && path.count == 1)
+                #expect(![header, query, path].contains([.error(400)]))
+            } else {
+                #expect(header == [.error(400)] && query == [.error(400)] && path == [.error(400)])
+            }
+        }
+        let many = String(repeating: "x" + String(marks.unicodeScalars.prefix(30).map(Character.init)), count: 100)
+        #expect(parsesTheSameWholeAndByteByByte("GET / HTTP/1.1\r\nHost: x\r\nX-A: \(many)\r\n\r\n").count == 1)
+    }
+
     @Test func limits() {
         var limits = HTTPLimits()
         limits.maxRequestLineBytes = 64

@@ -51,6 +51,21 @@ struct JSONTests {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(bytes) }
     }
 
+    /// Unicode's Stream-Safe Text Format (UAX #15): at most 30 combining
+    /// marks in a row, in a key or a value; runs of 30 as often as wanted.
+    @Test func combiningMarksBeyondThirtyInARowAreRefused() throws {
+        let marks = Array(String(repeating: "\u{301}\u{316}", count: 16).unicodeScalars)
+        func run(_ n: Int) -> String { "x" + String(String.UnicodeScalarView(marks.prefix(n))) }
+        #expect(throws: Never.self) { try JSONValue.parse("{\"\(run(30))\":\"\(run(30))\"}") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("{\"\(run(31))\":0}") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("[\"\(run(31))\"]") }
+        // Escaped marks count the same: the rule is on the text, not its spelling.
+        let escaped = "\"x" + String(repeating: "\\u0301", count: 31) + "\""
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(escaped) }
+        let long = String(repeating: run(30), count: 1000)
+        #expect(try JSONValue.parse("[\"\(long)\"]") == .array([.string(long)]))
+    }
+
     /// The shape a client can send at the body limit: 125,000 distinct keys.
     @Test func anObjectOfManyKeysKeepsThemAllInOrder() throws {
         let alphabet: [Character] = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -69,5 +84,19 @@ struct JSONTests {
         #expect(fields.count == 125_000)
         #expect(fields.map(\.0) == keys)
         #expect(fields[124_999].1 == .number(124_999))
+    }
+}
+
+/// What a refusal quotes of a request is cut at 100 Unicode scalars,
+/// whatever they make up: one character of 6,000 combining marks is not
+/// echoed whole.
+struct QuotedTests {
+    @Test func quotesAreCutAtAHundredScalars() {
+        #expect(quoted("abc") == "abc")
+        let long = "x" + String(repeating: "\u{301}", count: 6000)
+        let q = quoted(long)
+        #expect(q.unicodeScalars.count < 140)
+        #expect(q.hasSuffix("… (5901 more characters)"))
+        #expect(quoted(String(repeating: "a", count: 150)) == String(repeating: "a", count: 100) + "… (50 more characters)")
     }
 }

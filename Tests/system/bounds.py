@@ -66,7 +66,7 @@ free ports (and redis-server, for the Redis half).
 
 Prints a table of figures; exits 1 with every failure listed.
 """
-import json, math, os, secrets, shutil, signal, socket, statistics, string, struct, subprocess, sys, tempfile, threading, time
+import json, math, os, urllib.parse, secrets, shutil, signal, socket, statistics, string, struct, subprocess, sys, tempfile, threading, time
 
 import loaderd_process
 from loaderd_process import free_port
@@ -305,6 +305,24 @@ def escapes_value(n):
     return '"' + "".join("\\n" if i % 8 == 7 else "\\u00e9" for i in range(n)) + '"'
 
 
+# Unicode's Stream-Safe Text Format (UAX #15, docs/SECURITY.md): at most 30
+# combining marks in a row. Two marks whose canonical order is the other
+# way round (U+0316 sorts before U+0301), so that comparing or hashing the
+# text must reorder every run: the costliest text the bound lets through.
+MARKS30 = "\u0301\u0316" * 15
+CLUSTER = "x" + MARKS30   # 61 bytes of UTF-8
+
+
+def marks_value(n):
+    """A string of n clusters, each a letter and 30 marks."""
+    return '"' + CLUSTER * n + '"'
+
+
+def marks_key_value(n):
+    """An object whose one key is n such clusters."""
+    return '{"' + CLUSTER * n + '":0}'
+
+
 def definition(layers, extra=None):
     d = {"format": 1, "name": "bounds", "summary": "A test loader.", "canvas": {"width": 100, "height": 100}, "layers": layers}
     d.update(extra or {})
@@ -362,6 +380,8 @@ def body_series():
             ("depth", nested_value, doublings(MAX_DEPTH - 1, 7), "0"),   # the wrapper object is one level
             ("string", string_value, doublings(room - 2), '""'),
             ("escapes", escapes_value, doublings((room - 2) // 6), '""'),
+            ("combining marks", marks_value, doublings((room - 2) // 61), '""'),
+            ("a key of combining marks", marks_key_value, doublings((room - 6) // 61), "{}"),
         ]
         headers = [("Authorization", "Bearer " + CREATE_KEY)] if endpoint == "sessions" else []
         for name, value, sizes, empty in grow:
@@ -398,6 +418,10 @@ def head_series():
          lambda n: request_bytes("GET", frame, headers=[(f"X-F{i}", "1") for i in range(n)]), {200}),
         ("headers: one long value", doublings(head_room),
          lambda n: request_bytes("GET", frame, headers=[("X-Long", "a" * n)]), {200}),
+        ("headers: combining marks", doublings(head_room // 61),
+         lambda n: request_bytes("GET", frame, headers=[("X-Marks", CLUSTER * n)]), {200}),
+        ("query: combining marks", doublings(line_room // 181),
+         lambda n: request_bytes("GET", frame + "&x=" + urllib.parse.quote(CLUSTER * n)), {200, 400}),
         ("Accept: media ranges", doublings(head_room // len("type0000/x;q=0.5, ")),
          lambda n: request_bytes("GET", frame, headers=[("Accept", ", ".join([f"type{i:04d}/x;q=0.5" for i in range(n)] + ["application/json"]))]), {200}),
     ]
@@ -554,6 +578,16 @@ def edges(port):
     # JSON nesting (docs/SECURITY.md: 64 levels, 400 beyond): POST /sessions's body.
     for n, want in ((MAX_DEPTH + 1, {400}),):
         cases.append((f"nesting of {n} levels", request_bytes("POST", "/sessions", nested_value(n).encode(), [("Authorization", "Bearer " + CREATE_KEY)]), want))
+    # Combining marks (docs/SECURITY.md): 30 in a row are text, 31 are refused
+    # (400), in a JSON string and a header value alike (a query's, in
+    # HTTPServerTests: every query value that could show it is refused anyway).
+    for n, want in ((30, {200}), (31, {400})):
+        run = ("\u0301\u0316" * 16)[:n]
+        text = json.dumps(definition([circle(0)], {"summary": "x" + run}), ensure_ascii=False)
+        cases.append((f"a definition's summary of {n} combining marks in a row", request_bytes("POST", "/loaders/preview?t=0.5", text.encode()), want))
+    for n, want in ((30, {200}), (31, {400})):
+        run = ("\u0301\u0316" * 16)[:n]
+        cases.append((f"a header of {n} combining marks in a row", request_bytes("GET", frame, headers=[("X-Marks", "x" + run)]), want))
     # A definition's limits (docs/LOADERS.md): at each 200, one past it 400.
     preview = "/loaders/preview?t=0.5"
     for name, make, limit in (("layers", layers_definition, MAX_LAYERS), ("keyframe values", keyframes_definition, MAX_KEYFRAMES),

@@ -183,8 +183,11 @@ public struct HTTPRequestParser: Sendable {
             }
             lineStart = nl + 1
         }
-        let headers = HTTPHeaders(bytes: Array(UnsafeBufferPointer(start: base + headerStart, count: head.count - headerStart)),
-                                  fields: fields)
+        let section = UnsafeBufferPointer(start: base + headerStart, count: head.count - headerStart)
+        if section.contains(where: { $0 >= 0x80 }) && !StreamSafe.holds(String(decoding: section, as: UTF8.self)) {
+            throw HTTPParseError(.badRequest, "a header value holds more than \(StreamSafe.maxNonStarters) combining marks in a row")
+        }
+        let headers = HTTPHeaders(bytes: Array(section), fields: fields)
 
         // Semantics.
         let hosts = headers.count(named: "host")

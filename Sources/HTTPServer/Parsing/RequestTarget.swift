@@ -51,7 +51,7 @@ enum RequestTarget {
             if j > i {
                 let part = UnsafeBufferPointer(start: base + i, count: j - i)
                 guard let segment = plain ? String(decoding: part, as: UTF8.self) : decode(part, plusAsSpace: false) else {
-                    throw HTTPParseError(.badRequest, "invalid percent-encoding in the path")
+                    throw HTTPParseError(.badRequest, "invalid percent-encoding in the path (or more than 30 combining marks in a row)")
                 }
                 segments.append(segment)
             }
@@ -82,7 +82,7 @@ enum RequestTarget {
                     items.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
                 } else {
                     guard let name = decode(name, plusAsSpace: true), let value = decode(value, plusAsSpace: true)
-                    else { throw HTTPParseError(.badRequest, "invalid percent-encoding in the query") }
+                    else { throw HTTPParseError(.badRequest, "invalid percent-encoding in the query (or more than 30 combining marks in a row)") }
                     items.append((name, value))
                 }
             }
@@ -92,7 +92,8 @@ enum RequestTarget {
     }
 
     /// Percent-decodes bytes (and `+` as space in queries); nil for a broken
-    /// escape or bytes that are not UTF-8.
+    /// escape, bytes that are not UTF-8, or more than 30 combining marks in
+    /// a row (`StreamSafe`).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         var plain = true
         for b in bytes where b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) || b >= 0x80 {
@@ -114,7 +115,8 @@ enum RequestTarget {
             out.append(plusAsSpace && c == UInt8(ascii: "+") ? UInt8(ascii: " ") : c)
             i += 1
         }
-        return String(validating: out, as: UTF8.self)
+        guard let text = String(validating: out, as: UTF8.self), StreamSafe.holds(text) else { return nil }
+        return text
     }
 }
 

@@ -62,6 +62,8 @@ private struct Parser {
 
     /// Keys an object has before its duplicates are found by hashing.
     static let hashedFrom = 8
+    /// Unicode's Stream-Safe Text Format's bound on non-starters in a row.
+    static let maxNonStarters = 30
 
     init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
@@ -150,10 +152,15 @@ private struct Parser {
         // Most strings have no escape: made from their bytes, with no
         // buffer of their own.
         let start = i
-        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        var ascii = true
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+            ascii = ascii && bytes[i] < 0x80
+            i += 1
+        }
         if i < bytes.count && bytes[i] == UInt8(ascii: "\"") {
-            defer { i += 1 }
             guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            if !ascii { try streamSafe(s) }
+            i += 1
             return s
         }
         var out = Array(bytes[start..<i])
@@ -195,7 +202,25 @@ private struct Parser {
             }
         }
         guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        try streamSafe(s)
         return s
+    }
+
+    /// At most `maxNonStarters` combining marks in a row (Unicode's
+    /// Stream-Safe Text Format, UAX #15): comparing or hashing a string
+    /// puts each such run in canonical order, which costs the square of its
+    /// length, so a key of one long run would cost seconds. Text never
+    /// needs more.
+    func streamSafe(_ s: String) throws(JSONParseError) {
+        var run = 0
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x300 || scalar.properties.canonicalCombiningClass == .notReordered {
+                run = 0
+            } else {
+                run += 1
+                if run > Self.maxNonStarters { throw error("more than \(Self.maxNonStarters) combining marks in a row in a string") }
+            }
+        }
     }
 
     /// A scalar's UTF-8 bytes, written in place (no string per escape).

@@ -2,15 +2,18 @@
 /// an ellipsis and how many more there were, so that a refusal never
 /// echoes kilobytes of what it refuses.
 public func quoted(_ text: some StringProtocol) -> String {
+    // Counted in Unicode scalars, not characters: one character can hold
+    // thousands of combining marks, and the cap is on what is echoed.
     let limit = 100
-    var end = text.startIndex
+    let scalars = Substring(text).unicodeScalars
+    var end = scalars.startIndex
     var count = 0
-    while end < text.endIndex && count < limit {
-        end = text.index(after: end)
+    while end < scalars.endIndex && count < limit {
+        end = scalars.index(after: end)
         count += 1
     }
-    guard end < text.endIndex else { return String(text) }
-    return String(text[..<end]) + "… (\(text.count - limit) more characters)"
+    guard end < scalars.endIndex else { return String(text) }
+    return String(Substring(scalars[..<end])) + "… (\(scalars[end...].count) more characters)"
 }
 
 /// Up to `most` of `names` nearest to `text` (by edit distance, then in

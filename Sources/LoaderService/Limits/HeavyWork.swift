@@ -16,6 +16,9 @@ final class HeavyWork: Sendable {
     let maxWait: Double
     private let running = Mutex(CountsByClient())
     private let workers: WorkerPool
+    /// The waits' deadlines, on a queue of their own: the global pool's
+    /// threads may all be busy with the very jobs whose wait they end.
+    private let deadlines = DispatchQueue(label: "loaderd.heavy-wait")
 
     init(perClient: Int, workers: Int, maxWait: Double) {
         self.perClient = perClient
@@ -38,7 +41,7 @@ final class HeavyWork: Sendable {
                 promise.succeed(response.holding(slot))
             }
             // Weak: this timer must not keep the place of a job that has ended.
-            DispatchQueue.global().asyncAfter(deadline: .now() + maxWait) { [self, weak slot] in
+            deadlines.asyncAfter(deadline: .now() + maxWait) { [self, weak slot] in
                 guard workers.withdraw(ticket) else { return }
                 slot?.release()
                 promise.succeed(ServiceError(.serviceUnavailable, "overloaded",
