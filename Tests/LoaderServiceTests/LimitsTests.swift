@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import HTTPServer
 import HTTPTestSupport
 import LoaderEngine
 import Synchronization
@@ -9,7 +10,9 @@ import Testing
 /// The bounds of issue "bounded under attack" that one request or client
 /// meets: work per request and per stream, streams per client and in all,
 /// sessions created per client. Each refusal is a JSON error with its code.
-struct LimitsTests {
+// One at a time: one test fills the dispatch pool that the others' heavy
+// work runs on.
+@Suite(.serialized) struct LimitsTests {
     static let json = ["Content-Type": "application/json"]
 
     /// A replicator of `count` dots, each with `animations` fades: by the
@@ -132,6 +135,26 @@ struct LimitsTests {
         #expect(app.server.wait { service.heavyWork.count == 0 })
         let after = try #require(preview("t=1", Self.dots(3, animations: 1)).readResponse())
         #expect(after.status == 200)
+    }
+
+    /// The wait's deadline needs no thread of the pool the workers run on:
+    /// with that pool full (here, of tasks that block), a heavy request
+    /// still gets its 503 after heavyWaitSeconds. Its deadline used to run
+    /// on the same pool, and fired only once a thread was free.
+    @Test func aWaitEndsOnTimeWhileEveryPoolThreadIsBusy() throws {
+        let app = TestApp {
+            $0.heavyWaitSeconds = 0.2
+            $0.maxHeavyRequestsPerClient = 10
+        }
+        let gate = DispatchSemaphore(value: 0)
+        let blockers = 4 * HTTPServerConfiguration.cores
+        for _ in 0..<blockers { DispatchQueue.global().async { gate.wait() } }
+        defer { for _ in 0..<blockers { gate.signal() } }
+        let body = Self.dots(3, animations: 1)
+        let client = TestClient(embedded: app.server)
+        client.send("POST /loaders/preview?t=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let refused = try #require(client.readResponse())
+        #expect(try refused.status == 503 && decodeError(refused).code == "overloaded")
     }
 
     @Test func theWorkerPoolRunsInOrderAndWithdrawsWhatWaits() {
