@@ -265,8 +265,8 @@ final class Connection: Selectable, StreamSink {
 
     /// Answers a request that could not be parsed, then closes.
     private func fail(_ error: HTTPParseError) {
-        var response = server.errorResponse(error.status, error.message)
-        response.headers.replace("Connection", "close")
+        // `keepAlive: false` writes its `Connection: close` (the one there is).
+        let response = server.errorResponse(error.status, error.message)
         enqueue(ResponseHead.encode(status: response.status, headers: response.headers, version: .http1_1,
                                     date: server.date(loop), contentLength: bodyCount(response), keepAlive: false,
                                     serverName: server.configuration.serverName))
