@@ -56,6 +56,6 @@ extension LoaderService {
         guard case .stream = response.body else { return response }
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         if let refusal = streamAdmission.admit(client) { return refusal.response }
-        return response.holding { [self] in streamAdmission.release(client) }
+        return response.holding(StreamHold { [self] in streamAdmission.release(client) })
     }
 }

@@ -46,12 +46,4 @@ extension HTTPResponse {
         }
         return held
     }
-
-    /// This stream answer with `release` run once the stream ends, or once
-    /// the answer is dropped unstarted (`StreamHold`). Any other answer is
-    /// returned as it is: its caller gives its place back itself.
-    func holding(_ release: @escaping @Sendable () -> Void) -> HTTPResponse {
-        guard case .stream = body else { return self }
-        return holding(StreamHold(release))
-    }
 }
