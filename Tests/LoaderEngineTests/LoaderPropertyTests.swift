@@ -234,6 +234,6 @@ struct FrameRendererTests {
         let ours = try decodeFrame(FrameEncoder.encode(frame))
         let theirs = try decodeFrame(Array(JSONEncoder().encode(frame)))
         #expect(ours == theirs)
-        #expect(String(decoding: FrameEncoder.encode(frame), as: UTF8.self).hasPrefix(##"{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}"##))
+        #expect(String(decoding: FrameEncoder.encode(frame), as: UTF8.self).hasPrefix(##"{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"background":"#000000","elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}"##))
     }
 }

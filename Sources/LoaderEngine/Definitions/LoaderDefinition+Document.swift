@@ -7,7 +7,7 @@ extension LoaderDefinition {
             : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
         self.init(
             name: document.name, summary: document.summary,
-            parameters: Self.definedParameters(color: document.color),
+            parameters: Self.definedParameters(color: document.color, background: document.background),
             events: Self.definedEvents,
             reducedMotion: reduced,
             background: document.background,
@@ -28,13 +28,15 @@ extension LoaderDefinition {
             scene: { p, _ in DefinedScene(document, p) })
     }
 
-    /// The parameters every defined loader takes.
-    public static func definedParameters(color: RGBColor) -> [ParameterSpec] {
+    /// The parameters every defined loader takes; `background` defaults
+    /// to the definition's own.
+    public static func definedParameters(color: RGBColor, background: RGBColor? = nil) -> [ParameterSpec] {
         [
             ParameterSpec("color", .color, default: .color(color), "The loader's colour: every layer coloured \"color\" in the definition."),
             CommonParameters.motion,
             CommonParameters.speed,
             CommonParameters.scale,
+            CommonParameters.background(background),
         ]
     }
 

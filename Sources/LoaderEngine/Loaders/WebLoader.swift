@@ -31,7 +31,7 @@ struct WebLoader: LoaderScene {
             EventSpec("finish", .time, "Time loading completed: the pulse completes its leg, then fades out."),
         ],
         reducedMotion: "The indicator pulses between 1 and 0.5 instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
-        background: .white,
+        background: nil,
         family: "iOS articles",
         original: "web-view progress indicator",
         period: { _ in nil },
