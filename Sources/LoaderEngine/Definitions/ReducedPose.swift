@@ -5,10 +5,14 @@ import Synchronization
 ///
 /// Each shape layer is held at the moment of its own animations (its local
 /// time, sampled over their common cycle) at which it draws the most:
-/// drawn area × opacity. A replicator's copies differ only by delay, so
-/// each copy holds its sublayers at that same moment; a replicator's own
-/// animations (a turn of the whole group) hold at the moment where
-/// opacity × scale² is largest, the first such one when all are alike.
+/// drawn area × opacity. When it draws the most for a while (a dot that
+/// only moves), the moment of that while farthest from where its earlier
+/// siblings are held, so that two dots that start together at one place
+/// show apart; with no earlier sibling, or all as far, the middle of the
+/// longest such while. A
+/// replicator's copies differ only by delay, so each copy holds its
+/// sublayers at that same moment; a replicator's own animations (a turn of
+/// the whole group) hold where opacity × scale² is largest, by the same rule.
 enum ReducedPose {
     /// Samples per cycle; more (up to `maxSamples`) when a layer's
     /// animations have a common period longer than their longest cycle.
@@ -31,23 +35,28 @@ enum ReducedPose {
     /// pre-order (a replicator before its sublayers), as `SceneNode` walks them.
     static func moments(_ layers: [LayerSpec]) -> [Double] {
         var moments: [Double] = []
-        func walk(_ spec: LayerSpec, _ node: SceneNode) {
-            moments.append(moment(spec.animations, node))
-            if case let .replicator(r) = spec.kind, case let .replicator(_, _, sublayers) = node.kind {
-                for (sub, subnode) in zip(r.sublayers.filter(\.draws), sublayers) { walk(sub, subnode) }
+        // Siblings in order; each one's place in its parent's space.
+        func walk(_ specs: [LayerSpec], _ nodes: [SceneNode]) {
+            var placed: [Point] = []
+            for (spec, node) in zip(specs, nodes) {
+                let chosen = moment(spec.animations, node, apartFrom: placed)
+                moments.append(chosen)
+                placed.append(node.state(at: chosen).position)
+                if case let .replicator(r) = spec.kind, case let .replicator(_, _, sublayers) = node.kind {
+                    walk(r.sublayers.filter(\.draws), sublayers)
+                }
             }
         }
         // Colour does not count: any will do.
         var none = 0
-        for spec in layers where spec.draws {
-            walk(spec, SceneNode(spec, color: .white, frozen: nil, next: &none))
-        }
+        let specs = layers.filter(\.draws)
+        walk(specs, specs.map { SceneNode($0, color: .white, frozen: nil, next: &none) })
         return moments
     }
 
     /// The local time in one cycle of `animations`, after every one has
-    /// begun, at which `node` draws the most; the first such sample.
-    static func moment(_ animations: [AnimationSpec], _ node: SceneNode) -> Double {
+    /// begun, at which `node` draws the most (`fullest`).
+    static func moment(_ animations: [AnimationSpec], _ node: SceneNode, apartFrom placed: [Point] = []) -> Double {
         guard !animations.isEmpty else { return 0 }
         var start = 0.0
         var cycles: [Double] = []
@@ -65,16 +74,45 @@ enum ReducedPose {
         guard let longest = cycles.max() else { return start }
         let period = commonPeriod(cycles) ?? longest
         let count = min(maxSamples, max(samples, Int((Double(samples) * period / longest).rounded(.up))))
-        var best = start, most = -Double.infinity
-        for k in 0..<count {
-            let local = start + period * Double(k) / Double(count)
-            let drawn = measure(node, node.state(at: local))
-            if drawn > most + 1e-12 {
-                most = drawn
-                best = local
+        let time = { (k: Int) in start + period * Double(k) / Double(count) }
+        let k = fullest(count, { measure(node, node.state(at: time($0))) }, apart: placed.isEmpty ? nil : { k in
+            let p = node.state(at: time(k)).position
+            return placed.map { q in ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }.min()!
+        })
+        return time(k)
+    }
+
+    /// Of `count` samples around a cycle, of those that draw the most
+    /// (within 1e-9 of it): the first farthest `apart` from the siblings
+    /// when that differs among them, else the middle of their longest run
+    /// (the first such run when several are as long).
+    static func fullest(_ count: Int, _ measure: (Int) -> Double, apart: ((Int) -> Double)? = nil) -> Int {
+        let drawn = (0..<count).map(measure)
+        let most = drawn.max() ?? 0
+        let tolerance = 1e-9 * max(abs(most), 1e-300)
+        let full = drawn.map { $0 >= most - tolerance }
+        if let apart {
+            let candidates = (0..<count).filter { full[$0] }
+            let distances = candidates.map(apart)
+            if let far = distances.max(), let near = distances.min(), far - near > 1e-9 {
+                return candidates[distances.firstIndex { $0 >= far - 1e-9 }!]
             }
         }
-        return best
+        // Runs go round the cycle: start after a sample that is not full.
+        guard let first = full.firstIndex(of: false) else { return count / 2 }
+        var best = (start: 0, length: 0)
+        var run = (start: 0, length: 0)
+        for j in 1...count {
+            let i = (first + j) % count
+            if full[i] {
+                if run.length == 0 { run.start = i }
+                run.length += 1
+                if run.length > best.length { best = run }
+            } else {
+                run.length = 0
+            }
+        }
+        return (best.start + (best.length - 1) / 2) % count
     }
 
     /// How much a layer in `state` draws: its area × opacity (a ring: its
@@ -105,16 +143,12 @@ enum ReducedPose {
     static func still(_ layer: Layer, period: Double?) -> Layer {
         var best = layer.presentation(atAnimationTime: 0)
         if let period, period > 0 {
-            var most = -Double.infinity
-            for k in 0..<samples {
+            let k = fullest(samples) { k in
                 let state = layer.presentation(atAnimationTime: period * Double(k) / Double(samples))
                 let d = layer.diameter * abs(state.scale)
-                let drawn = d * d * min(max(state.opacity, 0), 1)
-                if drawn > most + 1e-12 {
-                    most = drawn
-                    best = state
-                }
+                return d * d * min(max(state.opacity, 0), 1)
             }
+            best = layer.presentation(atAnimationTime: period * Double(k) / Double(samples))
         }
         return held(layer, best)
     }
