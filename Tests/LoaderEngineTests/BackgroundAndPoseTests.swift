@@ -151,4 +151,24 @@ struct ReducedPoseTests {
             #expect(e.strokeEnd - e.strokeStart <= longest + 1e-9)
         }
     }
+
+    /// What the CSS export shares among copies still holds in a pose: a
+    /// copy is its base, that much later, moved by the offset.
+    @Test func copyRelationsHoldInTheReducedForm() throws {
+        for definition in LoaderCatalog.standard.loaders {
+            let loader = try definition.configure([(name: "motion", value: "reduced")])
+            for t in [2.3, 3.1, 4.75] {
+                let frame = loader.frame(at: t)
+                for (i, relation) in loader.copies.enumerated() {
+                    guard let relation else { continue }
+                    let base = loader.frame(at: t - relation.delay).elements[relation.base]
+                    let copy = frame.elements[i]
+                    #expect(abs(copy.x - base.x - relation.offset.x) < 1e-9 && abs(copy.y - base.y - relation.offset.y) < 1e-9,
+                            "\(definition.name) \(copy.id)")
+                    #expect(abs(copy.scale - base.scale) < 1e-12 && abs(copy.opacity - base.opacity) < 1e-12 && copy.rotation == base.rotation,
+                            "\(definition.name) \(copy.id)")
+                }
+            }
+        }
+    }
 }

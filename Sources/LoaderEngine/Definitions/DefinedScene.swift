@@ -235,12 +235,14 @@ struct DefinedScene: LoaderScene {
                     relations.append(nil)
                 }
             case let .replicator(center, copies, sublayers):
-                let own = Similarity(center: center, scale: node.model.scale, rotation: node.model.rotation, position: node.model.position)
+                // A still pose holds its own transform, not the model's.
+                let held = node.frozen ?? node.model
+                let own = Similarity(center: center, scale: held.scale, rotation: held.rotation, position: held.position)
                 var turn = linear.after(own)
                 turn.tx = 0
                 turn.ty = 0
                 for (k, copy) in copies.enumerated() {
-                    let moves = node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
+                    let moves = (node.frozen != nil || node.animations.isEmpty) && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
                     let shift = turn.apply(Point(x: copy.transform.tx, y: copy.transform.ty))
                     for (i, sublayer) in sublayers.enumerated() {
                         if moves {
