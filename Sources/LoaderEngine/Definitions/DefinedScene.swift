@@ -56,28 +56,15 @@ final class SceneNode: Sendable {
     let bounds: Point
     let beginTime: Double
     let animations: [any Animation]
-    /// A reduced form's still pose: the values shown at every time.
-    let frozen: LayerState?
 
-    /// `frozen`: the reduced form's moments (`ReducedPose.moments`), the
-    /// one of this layer at `next`, its sublayers' after it.
-    init(_ spec: LayerSpec, color: RGBColor, frozen moments: [Double]?, next: inout Int) {
+    init(_ spec: LayerSpec, color: RGBColor) {
         var model = spec.model
         model.color = AnimatedValue(spec.color.resolved(color))
         self.model = model
         diameter = spec.diameter
         bounds = spec.bounds
         beginTime = spec.beginTime
-        let animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
-        self.animations = animations
-        if let moments {
-            var state = model
-            for animation in animations { animation.apply(to: &state, at: moments[next]) }
-            frozen = state
-            next += 1
-        } else {
-            frozen = nil
-        }
+        animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
         switch spec.kind {
         case .circle: kind = .shape(.circle, .butt, arc: 0)
         case .rect: kind = .shape(.rect, .butt, arc: 0)
@@ -97,17 +84,13 @@ final class SceneNode: Sendable {
                                    alpha: min(max(1 + Double(k) * r.instanceAlphaOffset, 0), 1)))
                 power = step.after(power)
             }
-            var sublayers: [SceneNode] = []
-            for sublayer in r.sublayers where sublayer.draws {
-                sublayers.append(SceneNode(sublayer, color: color, frozen: moments, next: &next))
-            }
-            kind = .replicator(center: center, copies: copies, sublayers: sublayers)
+            kind = .replicator(center: center, copies: copies,
+                               sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color) })
         }
     }
 
-    /// The values at `local` (time since `beginTime`), or the still pose.
+    /// The values at `local` (time since `beginTime`).
     func state(at local: Double) -> LayerState {
-        if let frozen { return frozen }
         var state = model
         for animation in animations { animation.apply(to: &state, at: local) }
         return state
@@ -148,27 +131,11 @@ final class SceneNode: Sendable {
         let local = time - beginTime
         let state = state(at: local)
         switch kind {
-        case let .shape(shape, cap, arc):
-            let p = transform.apply(state.position)
-            var e = Element(id: ids[index], shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
-                            opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            e.rotation = transform.rotation + state.rotation
-            if shape == .rect {
-                e.width = max(state.width, 0)
-                e.height = max(state.height, 0)
-                e.cornerRadius = state.cornerRadius
-            } else if shape == .ring {
-                e.lineWidth = state.lineWidth
-                e.strokeStart = min(max(state.strokeStart, 0), 1)
-                e.strokeEnd = min(max(state.strokeEnd, 0), 1)
-                e.lineCap = cap
-            } else if shape == .segment {
-                e.arc = arc
-            }
+        case .shape:
+            elements.append(element(state, transform: transform, opacity: opacity, id: ids[index]))
             index += 1
-            elements.append(e)
-        case let .replicator(center, copies, sublayers):
-            let own = transform.after(Similarity(center: center, scale: state.scale, rotation: state.rotation, position: state.position))
+        case let .replicator(_, copies, sublayers):
+            let own = placement(state, transform)
             let faded = opacity * state.opacity
             for copy in copies {
                 let placed = own.after(copy.transform)
@@ -178,6 +145,34 @@ final class SceneNode: Sendable {
                 }
             }
         }
+    }
+
+    /// A shape layer's element in `state`, placed by `transform`, faded by `opacity`.
+    func element(_ state: LayerState, transform: Similarity, opacity: Double, id: ElementID) -> Element {
+        guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
+        let p = transform.apply(state.position)
+        var e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        e.rotation = transform.rotation + state.rotation
+        if shape == .rect {
+            e.width = max(state.width, 0)
+            e.height = max(state.height, 0)
+            e.cornerRadius = state.cornerRadius
+        } else if shape == .ring {
+            e.lineWidth = state.lineWidth
+            e.strokeStart = min(max(state.strokeStart, 0), 1)
+            e.strokeEnd = min(max(state.strokeEnd, 0), 1)
+            e.lineCap = cap
+        } else if shape == .segment {
+            e.arc = arc
+        }
+        return e
+    }
+
+    /// A replicator's space in `state`, placed by `transform`.
+    func placement(_ state: LayerState, _ transform: Similarity) -> Similarity {
+        guard case let .replicator(center, _, _) = kind else { return transform }
+        return transform.after(Similarity(center: center, scale: state.scale, rotation: state.rotation, position: state.position))
     }
 }
 
@@ -191,29 +186,25 @@ struct DefinedScene: LoaderScene {
     /// The definition's `reducedPose`: the normal loop's time shown.
     let poseTime: Double?
 
+    /// The default reduced form's still elements, before the pulse.
+    let pose: [Element]?
+
     init(_ document: LoaderDocument, _ p: ParameterValues) {
         let color = p.color("color")
-        var next = 0
-        poseTime = p.reducedMotion && document.reducedMotion == nil ? document.reducedPose : nil
-        if p.reducedMotion, let reduced = document.reducedMotion, let ids = document.reducedElementIDs {
-            layers = reduced.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
+        let reduced = p.reducedMotion
+        poseTime = reduced && document.reducedMotion == nil ? document.reducedPose : nil
+        pulse = reduced && document.reducedMotion == nil ? ReducedPose.pulse : nil
+        if reduced, let tree = document.reducedMotion, let ids = document.reducedElementIDs {
+            layers = tree.filter(\.draws).map { SceneNode($0, color: color) }
             self.ids = ids
-            pulse = nil
-        } else if p.reducedMotion, document.reducedPose != nil {
-            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
-            ids = document.elementIDs
-            pulse = ReducedPose.pulse
-        } else if p.reducedMotion {
-            // Moments chosen once per definition; the states per colour.
-            let moments = document.poseCache.moments(document.layers)
-            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: moments, next: &next) }
-            ids = document.elementIDs
-            pulse = ReducedPose.pulse
         } else {
-            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color) }
             ids = document.elementIDs
-            pulse = nil
         }
+        // Moments chosen once per definition; the elements once per scene.
+        pose = reduced && document.reducedMotion == nil && document.reducedPose == nil
+            ? ReducedPose.pose(layers, moments: document.poseCache.moments(document.layers), ids: ids)
+            : nil
     }
 
     /// A copy made by a replicator whose instance transform is a translation
@@ -221,28 +212,44 @@ struct DefinedScene: LoaderScene {
     /// animate is its first copy, later and moved; copies made by any other
     /// replicator are elements of their own.
     func copies() -> [CopyRelation?] {
-        // One moment of the loop: copies show different moments, not one.
+        // The normal frame at one time: copies show different moments.
         if poseTime != nil { return [] }
+        let relations = loopCopies()
+        guard let pose else { return relations }
+        // A pose: a copy holding the moment its first copy holds is that
+        // one moved (no delay); one holding a moment of its own is not.
+        return relations.enumerated().map { i, relation in
+            guard let relation else { return nil }
+            var moved = pose[relation.base]
+            let dx = pose[i].x - moved.x - relation.offset.x, dy = pose[i].y - moved.y - relation.offset.y
+            guard abs(dx) < 1e-9, abs(dy) < 1e-9 else { return nil }
+            moved.id = pose[i].id
+            moved.x = pose[i].x
+            moved.y = pose[i].y
+            return moved == pose[i] ? CopyRelation(base: relation.base, delay: 0, offset: relation.offset) : nil
+        }
+    }
+
+    /// The relations of the normal loop's copies.
+    func loopCopies() -> [CopyRelation?] {
         var relations: [CopyRelation?] = []
         var firsts: [String: Int] = [:]
         func walk(_ node: SceneNode, _ identity: String, delay: Double, offset: Point, linear: Similarity) {
             switch node.kind {
             case .shape:
                 if let base = firsts[identity] {
-                    relations.append(CopyRelation(base: base, delay: pulse == nil ? delay : 0, offset: offset))
+                    relations.append(CopyRelation(base: base, delay: delay, offset: offset))
                 } else {
                     firsts[identity] = relations.count
                     relations.append(nil)
                 }
             case let .replicator(center, copies, sublayers):
-                // A still pose holds its own transform, not the model's.
-                let held = node.frozen ?? node.model
-                let own = Similarity(center: center, scale: held.scale, rotation: held.rotation, position: held.position)
+                let own = Similarity(center: center, scale: node.model.scale, rotation: node.model.rotation, position: node.model.position)
                 var turn = linear.after(own)
                 turn.tx = 0
                 turn.ty = 0
                 for (k, copy) in copies.enumerated() {
-                    let moves = (node.frozen != nil || node.animations.isEmpty) && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
+                    let moves = node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
                     let shift = turn.apply(Point(x: copy.transform.tx, y: copy.transform.ty))
                     for (i, sublayer) in sublayers.enumerated() {
                         if moves {
@@ -267,6 +274,13 @@ struct DefinedScene: LoaderScene {
             var state = LayerState(position: Point(x: 0, y: 0))
             pulse.apply(to: &state, at: t)
             opacity = state.opacity
+        }
+        if let pose {
+            for var e in pose {
+                e.opacity = min(max(e.opacity * opacity, 0), 1)
+                elements.append(e)
+            }
+            return false
         }
         let time = poseTime ?? t
         var index = 0
