@@ -20,6 +20,11 @@ enum ReducedPose {
     /// animations have a common period longer than their longest cycle.
     static let samples = 240
     static let maxSamples = 960
+    /// Samples of all the layers of a definition at most, so that a large
+    /// one costs no more than a few hundred frames; and earlier siblings a
+    /// layer keeps clear of (and apart from) at most: the latest ones.
+    static let sampleBudget = 20_000
+    static let maxDiscs = 16
 
     /// The opacity pulse over a still pose: 1 → 0.5 → 1, 1 s each way.
     static let pulse = BasicAnimation(
@@ -37,12 +42,20 @@ enum ReducedPose {
     /// pre-order (a replicator before its sublayers), as `SceneNode` walks them.
     static func moments(_ layers: [LayerSpec]) -> [Double] {
         var moments: [Double] = []
+        func count(_ specs: [LayerSpec]) -> Int {
+            specs.reduce(0) { n, spec in
+                guard spec.draws else { return n }
+                if case let .replicator(r) = spec.kind { return n + 1 + count(r.sublayers) }
+                return n + 1
+            }
+        }
+        let most = max(24, sampleBudget / max(1, count(layers)))
         // Siblings in order; each one's place in its parent's space.
         func walk(_ specs: [LayerSpec], _ nodes: [SceneNode]) {
             var placed: [Point] = []
             var discs: [Disc] = []
             for (spec, node) in zip(specs, nodes) {
-                let chosen = moment(spec.animations, node, apartFrom: placed, clearOf: discs)
+                let chosen = moment(spec.animations, node, apartFrom: placed.suffix(maxDiscs), clearOf: discs.suffix(maxDiscs), samples: most)
                 moments.append(chosen)
                 let state = node.state(at: chosen)
                 placed.append(state.position)
@@ -107,8 +120,8 @@ enum ReducedPose {
 
     /// The local time in one cycle of `animations`, after every one has
     /// begun, at which `node` draws the most (`fullest`).
-    static func moment(_ animations: [AnimationSpec], _ node: SceneNode, apartFrom placed: [Point] = [],
-                       clearOf discs: [Disc] = []) -> Double {
+    static func moment(_ animations: [AnimationSpec], _ node: SceneNode, apartFrom placed: ArraySlice<Point> = [],
+                       clearOf discs: ArraySlice<Disc> = [], samples budget: Int = maxSamples) -> Double {
         guard !animations.isEmpty else { return 0 }
         var start = 0.0
         var cycles: [Double] = []
@@ -125,7 +138,7 @@ enum ReducedPose {
         }
         guard let longest = cycles.max() else { return start }
         let period = commonPeriod(cycles) ?? longest
-        let count = min(maxSamples, max(samples, Int((Double(samples) * period / longest).rounded(.up))))
+        let count = min(budget, maxSamples, max(samples, Int((Double(samples) * period / longest).rounded(.up))))
         let time = { (k: Int) in start + period * Double(k) / Double(count) }
         let states = (0..<count).map { node.state(at: time($0)) }
         let distance = { (p: Point, q: Point) in ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
