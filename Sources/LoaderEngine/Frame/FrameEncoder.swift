@@ -84,7 +84,7 @@ public enum FrameEncoder {
 
     // MARK: Writing
 
-    // Keys, punctuation, shape and colour: at most 160 (a ring) and 82
+    // Keys, punctuation, shape and colour: at most 160 (a ring) and 87
     // (with a background) bytes as written.
     static let elementFixedBytes = 176
     static let frameFixedBytes = 96
