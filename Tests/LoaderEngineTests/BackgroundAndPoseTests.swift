@@ -171,4 +171,19 @@ struct ReducedPoseTests {
             }
         }
     }
+
+    /// Dots and cubes that start at one place, or are copies half a cycle
+    /// apart, are held apart, not one on top of another.
+    @Test func posesKeepMovingElementsApart() throws {
+        for name in ["wandering-cubes", "cube-transition", "ball-zig-zag", "ball-zig-zag-deflect", "ball-rotate-chase"] {
+            let elements = try LoaderCatalog.standard[name]!.configure([(name: "motion", value: "reduced")]).frame(at: 0.7).elements
+            for i in elements.indices {
+                for j in elements.indices where j > i {
+                    let d = ((elements[i].x - elements[j].x) * (elements[i].x - elements[j].x)
+                             + (elements[i].y - elements[j].y) * (elements[i].y - elements[j].y)).squareRoot()
+                    #expect(d >= 4, "\(name) \(elements[i].id) and \(elements[j].id) are \(d) apart")
+                }
+            }
+        }
+    }
 }
