@@ -148,10 +148,11 @@ struct LoaderPropertyTests {
             for i in 0..<300 {
                 let frame = loader.frame(at: Double(i) * 0.01)
                 for e in frame.elements {
-                    #expect(e.scale == 1, "\(name) \(e.id)")
+                    #expect(e.scale > 0, "\(name) \(e.id) shows")
                     #expect(e.opacity >= 0 && e.opacity <= 1)
                     if let same = first.elements.first(where: { $0.id == e.id }) {
                         #expect(same.x == e.x && same.y == e.y, "\(name) \(e.id) moved")
+                        #expect(same.scale == e.scale, "\(name) \(e.id) scaled")
                     }
                     if !e.id.description.hasPrefix("drop") { opacities.insert(e.opacity) }
                 }
@@ -234,6 +235,6 @@ struct FrameRendererTests {
         let ours = try decodeFrame(FrameEncoder.encode(frame))
         let theirs = try decodeFrame(Array(JSONEncoder().encode(frame)))
         #expect(ours == theirs)
-        #expect(String(decoding: FrameEncoder.encode(frame), as: UTF8.self).hasPrefix(##"{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}"##))
+        #expect(String(decoding: FrameEncoder.encode(frame), as: UTF8.self).hasPrefix(##"{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"background":"#000000","elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}"##))
     }
 }

@@ -22,6 +22,8 @@ struct ParameterTests {
             return ["", "2.5", "1e1", "three", "\(min - 1)", "\(max + 1)", "99999999999999999999"]
         case .color:
             return ["", "#12", "12345", "#GGGGGG", "#1234567", "red", "##fff"]
+        case .colorOrNone:
+            return ["", "#12", "12345", "#GGGGGG", "red", "##fff", "None", "NONE", "transparent", "#none"]
         case .choice:
             return ["", "fast", "REDUCED"]
         }
@@ -49,6 +51,7 @@ struct ParameterTests {
                 case let .number(min, max, exclusive): values += [exclusive ? format(min + 0.001) : format(min), format(max)]
                 case let .integer(min, max): values += ["\(min)", "\(max)"]
                 case .color: values += ["%23abc", "ABC", "a0B1c2", "%23A0B1C2"]
+                case .colorOrNone: values += ["%23abc", "ABC", "a0B1c2", "%23A0B1C2", "none"]
                 case let .choice(words): values += words
                 }
                 for v in values {

@@ -270,13 +270,22 @@ def main():
                         check(False, f"{name} frames.png dpr={dpr}: {image.size} {image.mode}, want {want} RGBA")
                         continue
                     pictures[(name, t, dpr)] = (frame, data)
-                    got, ref = premultiplied(image), reference(frame, entry.get("background"), dpr)
+                    # The frame's own background: present only when one is drawn.
+                    got, ref = premultiplied(image), reference(frame, frame.get("background"), dpr)
                     p, off = psnr(got, ref), float(np.max(np.abs(got - ref))) * 255
                     if p < worst[0]:
                         worst = (p, off, f"{name} t={t} dpr={dpr}")
                     if p < 40 or off > 24:
                         check(False, f"{name} frames.png t={t} dpr={dpr}: {p:.1f} dB, {off:.0f}/255 at worst")
         check(worst[0] >= 40, f"frames.png of {len(loaders)} loaders at 10 moments and dpr 1, 2, 3 against 16x16 supersampling: worst {worst[0]:.1f} dB ({worst[1]:.0f}/255 at worst) at {worst[2]}")
+        # background: nothing where nothing is drawn, unless the parameter (or
+        # typing's and switch's own black) gives a colour.
+        def corner(name, query=""):
+            image = Image.open(io.BytesIO(get(base, f"/loaders/{name}/frames.png?t=0.3&dpr=1{query}"))).convert("RGBA")
+            return image.getpixel((0, 0))
+        corners = [corner("circle"), corner("circle", "&background=%23102030"), corner("typing"), corner("typing", "&background=none")]
+        check(corners == [(0, 0, 0, 0), (16, 32, 48, 255), (0, 0, 0, 255), (0, 0, 0, 0)],
+              f"frames.png corners: circle transparent, #102030 when asked, typing black, transparent with none: {corners}")
 
         # 3 and 4. The animations against frames.png at each frame's moment:
         # frames evenly spaced, N = the loop × fps rounded, frame j at j × loop / N

@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "NVActivityIndicatorView lineSpinFadeLoader (the look of the iOS activity indicator): eight bars round a centre, the first at 3 o'clock, each fading 1 \u2192 0.3 \u2192 1 over 1.2 s, 0.12 s after the one before.",
   "family": "NVActivityIndicatorView", "original": "lineSpinFadeLoader",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#8E8E93",
   "layers": [{
     "type": "replicator", "id": "spokes", "position": [20, 20], "bounds": [40, 40],

@@ -15,7 +15,6 @@ extension ClassicLoaders {
   "summary": "Four bars rising and falling like an audio meter (NVActivityIndicatorView audioEqualizer): each through twelve heights on a cycle of its own, 1.7 to 4.3 s.",
   "family": "NVActivityIndicatorView", "original": "audioEqualizer",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "rect", "id": "bar0", "position": [6.666666666666665, 40], "bounds": [4.444444444444445, 0], "backgroundColor": "color",

@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Three dots beating (NVActivityIndicatorView ballBeat): each shrinks to 0.75 and dims to 0.2 and back, every 0.7 s, the middle one half a beat ahead.",
   "family": "NVActivityIndicatorView", "original": "ballBeat",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "dot0", "position": [6, 20], "diameter": 12, "backgroundColor": "color",

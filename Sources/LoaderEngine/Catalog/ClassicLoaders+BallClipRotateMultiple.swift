@@ -11,7 +11,6 @@ extension ClassicLoaders {
   "summary": "Two pairs of quarter arcs turning opposite ways (NVActivityIndicatorView ballClipRotateMultiple): each turns once and shrinks to 0.6 and back every second, easeInEaseOut.",
   "family": "NVActivityIndicatorView", "original": "ballClipRotateMultiple",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
        {"type": "ring", "id": "left", "position": [20, 20], "diameter": 38, "lineWidth": 2, "strokeColor": "color", "strokeStart": 0.625, "strokeEnd": 0.875,

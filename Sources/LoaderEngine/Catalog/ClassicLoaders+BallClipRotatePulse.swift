@@ -11,7 +11,6 @@ extension ClassicLoaders {
   "summary": "A dot pulsing inside two turning quarter arcs (NVActivityIndicatorView ballClipRotatePulse): the dot scales 1 \u2192 0.3 \u2192 1, the arcs turn once and shrink to 0.6 and back, every second.",
   "family": "NVActivityIndicatorView", "original": "ballClipRotatePulse",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "dot", "position": [20, 20], "diameter": 19, "backgroundColor": "color",

@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Two translucent circles shrinking to nothing and back (NVActivityIndicatorView ballDoubleBounce), 2 s each, the second from 1 s.",
   "family": "NVActivityIndicatorView", "original": "ballDoubleBounce",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "balls", "position": [20, 20], "bounds": [40, 40],

@@ -11,7 +11,6 @@ extension ClassicLoaders {
   "summary": "A grid of nine dots beating out of step (NVActivityIndicatorView ballGridBeat): each dims to 0.7 and back on a cycle of its own, 0.82 to 1.34 s.",
   "family": "NVActivityIndicatorView", "original": "ballGridBeat",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "dot0", "position": [6, 6], "diameter": 12, "backgroundColor": "color",

@@ -12,7 +12,6 @@ extension ClassicLoaders {
   "summary": "A grid of nine dots pulsing out of step (NVActivityIndicatorView ballGridPulse): each shrinks to half and dims to 0.7 and back on a cycle of its own, 0.72 to 1.45 s.",
   "family": "NVActivityIndicatorView", "original": "ballGridPulse",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "dot0", "position": [6, 6], "diameter": 12, "backgroundColor": "color",

@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Five dots rising and falling in opposition while they grow and shrink (NVActivityIndicatorView ballPulseRise), once a second.",
   "family": "NVActivityIndicatorView", "original": "ballPulseRise",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "dot0", "position": [3.2, 20], "diameter": 6.4, "backgroundColor": "color",

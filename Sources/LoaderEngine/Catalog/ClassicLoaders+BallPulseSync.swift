@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Three dots that dip and rise in turn (NVActivityIndicatorView ballPulseSync): 7 pt down, 7 pt up and back in 0.6 s, easeInEaseOut, 0.07 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballPulseSync",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "dots", "position": [20, 20], "bounds": [40, 40],

@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "Three dots in a row turning about the middle one (NVActivityIndicatorView ballRotate): the row turns once and shrinks to 0.6 and back every second.",
   "family": "NVActivityIndicatorView", "original": "ballRotate",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "row", "position": [20, 20], "bounds": [40, 40],

@@ -15,7 +15,6 @@ extension ClassicLoaders {
   "summary": "Five dots chasing round a circle (NVActivityIndicatorView ballRotateChase): each goes round once in 1.5 s, shrinking or growing, on a curve a little later than the one before.",
   "family": "NVActivityIndicatorView", "original": "ballRotateChase",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "ball0", "position": [20, 4], "diameter": 8, "backgroundColor": "color",

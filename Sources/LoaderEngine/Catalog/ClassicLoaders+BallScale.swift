@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "A circle that grows from nothing and fades out (NVActivityIndicatorView ballScale), once a second, easeInEaseOut.",
   "family": "NVActivityIndicatorView", "original": "ballScale",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "circle", "id": "ball", "position": [20, 20], "diameter": 40, "backgroundColor": "color",

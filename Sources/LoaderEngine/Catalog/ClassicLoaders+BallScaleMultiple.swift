@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "Three circles grow from nothing, flash in and fade out (NVActivityIndicatorView ballScaleMultiple), each a second long, 0.2 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballScaleMultiple",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "balls", "position": [20, 20], "bounds": [40, 40],

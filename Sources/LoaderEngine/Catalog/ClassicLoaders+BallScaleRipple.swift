@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "A ring that ripples out (NVActivityIndicatorView ballScaleRipple): it grows from 0.1 to full size by 70 % of 1 s and fades 1 \u2192 0.7 \u2192 0.",
   "family": "NVActivityIndicatorView", "original": "ballScaleRipple",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "ring", "id": "ring", "position": [20, 20], "diameter": 38, "lineWidth": 2, "strokeColor": "color",

@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Eight dots round a centre (NVActivityIndicatorView ballSpinFadeLoader), each shrinking to 0.4 and fading to 0.3 and back in 1 s, 0.12 s after the one before.",
   "family": "NVActivityIndicatorView", "original": "ballSpinFadeLoader",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "dots", "position": [20, 20], "bounds": [40, 40],

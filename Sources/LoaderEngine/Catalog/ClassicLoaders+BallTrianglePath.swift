@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Three rings chasing each other round a triangle (NVActivityIndicatorView ballTrianglePath): a corner each, key times 0, 0.33, 0.66, 1 of 2 s, easeInEaseOut.",
   "family": "NVActivityIndicatorView", "original": "ballTrianglePath",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "ring", "id": "top", "position": [20, 4.8], "diameter": 7.6, "lineWidth": 2, "strokeColor": "color",

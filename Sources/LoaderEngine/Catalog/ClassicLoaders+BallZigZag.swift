@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Two dots zig-zagging through the centre (NVActivityIndicatorView ballZigZag): one to the top corners and back, one to the bottom ones, in 0.7 s, linear.",
   "family": "NVActivityIndicatorView", "original": "ballZigZag",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "ball1", "position": [20, 20], "diameter": 8, "backgroundColor": "color",

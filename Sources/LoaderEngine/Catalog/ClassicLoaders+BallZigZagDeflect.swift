@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "Two dots zig-zagging through the centre and back the way they came (NVActivityIndicatorView ballZigZagDeflect), 0.75 s each way, linear.",
   "family": "NVActivityIndicatorView", "original": "ballZigZagDeflect",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "ball1", "position": [20, 20], "diameter": 8, "backgroundColor": "color",

@@ -10,7 +10,6 @@ extension ClassicLoaders {
   "summary": "Two dots chasing each other round (SpinKit chasing-dots): each grows and shrinks in 2 s, ease-in-out, a second apart, as their box turns once in 2 s.",
   "family": "SpinKit", "original": "chasing-dots",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "box", "position": [20, 20], "bounds": [40, 40],

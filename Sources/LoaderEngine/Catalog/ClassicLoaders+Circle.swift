@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "A ring of twelve dots that grow and shrink in turn (SpinKit circle): scale 0, 1 at 40 %, 0 from 80 % of 1.2 s, ease-in-out, 0.1 s apart.",
   "family": "SpinKit", "original": "circle",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "ring", "position": [20, 20], "bounds": [40, 40],

@@ -11,7 +11,6 @@ extension ClassicLoaders {
   "summary": "A stroke chasing itself round a circle (NVActivityIndicatorView circleStrokeSpin): its end sweeps a full turn in 0.7 s, its start follows from 0.5 s, as the circle turns once in 1.7 s.",
   "family": "NVActivityIndicatorView", "original": "circleStrokeSpin",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "ring", "id": "stroke", "position": [20, 20], "diameter": 38, "lineWidth": 2, "strokeColor": "color",

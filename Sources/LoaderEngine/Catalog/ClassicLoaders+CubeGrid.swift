@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A grid pulse (SpinKit cube-grid): nine squares shrink away and come back over 1.3 s in a diagonal wave, 0.1 s a step.",
   "family": "SpinKit", "original": "cube-grid",
   "canvas": {"width": 42, "height": 42},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "rows", "position": [21, 21], "bounds": [42, 42],

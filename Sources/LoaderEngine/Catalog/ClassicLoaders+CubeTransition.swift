@@ -12,7 +12,6 @@ extension ClassicLoaders {
   "summary": "Two squares swapping corners (NVActivityIndicatorView cubeTransition): each goes round the four corners in 1.6 s, turning a quarter and shrinking to half between corners, easeInEaseOut, half a cycle apart.",
   "family": "NVActivityIndicatorView", "original": "cubeTransition",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "squares", "position": [20, 20], "bounds": [40, 40],

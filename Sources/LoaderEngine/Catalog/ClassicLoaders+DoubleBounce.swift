@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A double bounce (SpinKit double-bounce): two translucent circles grow and shrink over 2 s, half a cycle apart.",
   "family": "SpinKit", "original": "double-bounce",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "bounces", "position": [20, 20], "bounds": [40, 40],

@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "An equalizer of scaling bars (NVActivityIndicatorView lineScale): five bars shrink to 0.4 of their height and back in 1 s, 0.1 s apart.",
   "family": "NVActivityIndicatorView", "original": "lineScale",
   "canvas": {"width": 45, "height": 45},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "bars", "position": [22.5, 22.5], "bounds": [45, 45],

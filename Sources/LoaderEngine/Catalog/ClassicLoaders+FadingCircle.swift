@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A ring of fading dots (SpinKit fading-circle): twelve dots light up in turn and fade over 1.2 s, 0.1 s apart.",
   "family": "SpinKit", "original": "fading-circle",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "circle", "position": [20, 20], "bounds": [40, 40],

@@ -12,7 +12,6 @@ extension ClassicLoaders {
   "summary": "Four bars shrinking out of step (NVActivityIndicatorView lineScaleParty): each scales to half and back on a cycle of its own, 0.43 to 1.26 s.",
   "family": "NVActivityIndicatorView", "original": "lineScaleParty",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.857142857142857, 20], "bounds": [5.714285714285714, 40], "cornerRadius": 2.857142857142857, "backgroundColor": "color",

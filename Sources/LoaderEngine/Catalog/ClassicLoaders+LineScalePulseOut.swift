@@ -9,7 +9,6 @@ extension ClassicLoaders {
   "summary": "Five bars pulsing out from the middle (NVActivityIndicatorView lineScalePulseOut): each shrinks to 0.4 of its height and back in 1 s, the middle first, the outer ones 0.4 s later.",
   "family": "NVActivityIndicatorView", "original": "lineScalePulseOut",
   "canvas": {"width": 45, "height": 45},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.5, 22.5], "bounds": [5, 45], "cornerRadius": 2.5, "backgroundColor": "color",

@@ -10,7 +10,6 @@ extension ClassicLoaders {
   "summary": "Five bars pulsing out from the middle, quickly (NVActivityIndicatorView lineScalePulseOutRapid): each shrinks to 0.3 of its height by 80 % of 0.9 s and is back by 90 %, the outer ones 0.5 s later.",
   "family": "NVActivityIndicatorView", "original": "lineScalePulseOutRapid",
   "canvas": {"width": 45, "height": 45},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.5, 22.5], "bounds": [5, 45], "cornerRadius": 2.5, "backgroundColor": "color",

@@ -17,7 +17,6 @@ extension ClassicLoaders {
   "summary": "Material Design's indeterminate circular progress (MDC circular-progress): every 1333 ms an arc grows from 10\u00b0 to 280\u00b0 with its tail still, then shrinks with its head still, cubic-bezier(0.4, 0, 0.2, 1), its layer stepping 135\u00b0 a half, in a container turning once per 1568.235 ms.",
   "family": "Material", "original": "circular-progress",
   "canvas": {"width": 48, "height": 48},
-  "background": "#FFFFFF",
   "color": "#6200EE",
   "layers": [{
     "type": "replicator", "id": "container", "position": [24, 24], "bounds": [48, 48],

@@ -15,7 +15,6 @@ extension ClassicLoaders {
   "summary": "A satellite orbiting a pulsing core (NVActivityIndicatorView orbit): it goes round once every 1.9 s as the core swells and two rings grow out of it and fade.",
   "family": "NVActivityIndicatorView", "original": "orbit",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [
     {"type": "circle", "id": "ring1", "position": [20, 20], "diameter": 14.545454545454545, "backgroundColor": "color",

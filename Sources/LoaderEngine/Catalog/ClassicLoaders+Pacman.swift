@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A pac-man (NVActivityIndicatorView pacman): a mouth that opens and closes every 0.5 s and a dot that moves into it every second.",
   "family": "NVActivityIndicatorView", "original": "pacman",
   "canvas": {"width": 60, "height": 60},
-  "background": "#000000",
   "color": "#FFCC00",
   "layers": [
     {"type": "circle", "id": "food", "position": [54, 30], "diameter": 12, "backgroundColor": "color",

@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A circle that grows out of nothing and fades away (SpinKit pulse), once a second, ease-in-out.",
   "family": "SpinKit", "original": "pulse",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "circle", "id": "pulse", "position": [20, 20], "diameter": 40, "backgroundColor": "color",

@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A pulse of scaling dots (NVActivityIndicatorView ballPulse): three dots shrink to 0.3 and grow back in 0.75 s, 0.12 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballPulse",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "dots", "position": [20, 20], "bounds": [40, 40],

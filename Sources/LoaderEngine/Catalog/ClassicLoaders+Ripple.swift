@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A ripple (NVActivityIndicatorView ballScaleRippleMultiple): three rings grow from the centre and fade over 1.25 s, 0.2 s apart.",
   "family": "NVActivityIndicatorView", "original": "ballScaleRippleMultiple",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "rings", "position": [20, 20], "bounds": [40, 40],

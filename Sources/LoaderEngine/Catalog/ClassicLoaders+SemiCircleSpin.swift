@@ -10,7 +10,6 @@ extension ClassicLoaders {
   "summary": "A circle's cap spinning (NVActivityIndicatorView semiCircleSpin): the third of a circle cut off by a chord turns once every 0.6 s.",
   "family": "NVActivityIndicatorView", "original": "semiCircleSpin",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "segment", "id": "cap", "position": [20, 20], "diameter": 40, "arc": 2.0943951023931953, "fillColor": "color",

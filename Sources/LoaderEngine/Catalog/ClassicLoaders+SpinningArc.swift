@@ -8,7 +8,6 @@ extension ClassicLoaders {
   "summary": "A spinning arc (NVActivityIndicatorView ballClipRotate): a three-quarter ring, its gap centred on 12 o'clock, turns once every 0.75 s, shrinking to 0.6 halfway.",
   "family": "NVActivityIndicatorView", "original": "ballClipRotate",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "ring", "id": "arc", "position": [20, 20], "diameter": 38, "lineWidth": 2,

@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A bouncing three-dot (SpinKit three-bounce): three dots grow and shrink in turn over 1.4 s, 0.16 s apart.",
   "family": "SpinKit", "original": "three-bounce",
   "canvas": {"width": 70, "height": 20},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "dots", "position": [35, 10], "bounds": [70, 20],

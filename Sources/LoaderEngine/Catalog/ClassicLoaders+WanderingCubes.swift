@@ -13,7 +13,6 @@ extension ClassicLoaders {
   "summary": "Two squares wandering round the corners of their box (SpinKit wandering-cubes): each side in 0.45 s, ease-in-out, turning a quarter and shrinking to half and back, half a cycle apart.",
   "family": "SpinKit", "original": "wandering-cubes",
   "canvas": {"width": 40, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "box", "position": [20, 20], "bounds": [40, 40], "instanceCount": 2, "instanceDelay": -0.9,

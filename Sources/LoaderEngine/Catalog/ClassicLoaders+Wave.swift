@@ -7,7 +7,6 @@ extension ClassicLoaders {
   "summary": "A wave of bars (SpinKit wave): five bars stretch to full height and back over 1.2 s, 0.1 s apart.",
   "family": "SpinKit", "original": "wave",
   "canvas": {"width": 50, "height": 40},
-  "background": "#FFFFFF",
   "color": "#333333",
   "layers": [{
     "type": "replicator", "id": "bars", "position": [25, 20], "bounds": [50, 40],

@@ -57,14 +57,14 @@ final class SceneNode: Sendable {
     let beginTime: Double
     let animations: [any Animation]
 
-    init(_ spec: LayerSpec, color: RGBColor, still: Bool) {
+    init(_ spec: LayerSpec, color: RGBColor) {
         var model = spec.model
         model.color = AnimatedValue(spec.color.resolved(color))
         self.model = model
         diameter = spec.diameter
         bounds = spec.bounds
         beginTime = spec.beginTime
-        animations = still ? [] : spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
         switch spec.kind {
         case .circle: kind = .shape(.circle, .butt, arc: 0)
         case .rect: kind = .shape(.rect, .butt, arc: 0)
@@ -85,8 +85,15 @@ final class SceneNode: Sendable {
                 power = step.after(power)
             }
             kind = .replicator(center: center, copies: copies,
-                               sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color, still: still) })
+                               sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color) })
         }
+    }
+
+    /// The values at `local` (time since `beginTime`).
+    func state(at local: Double) -> LayerState {
+        var state = model
+        for animation in animations { animation.apply(to: &state, at: local) }
+        return state
     }
 
     /// Core Animation's rules for a basic animation's missing values: a
@@ -122,30 +129,13 @@ final class SceneNode: Sendable {
     func render(at time: Double, transform: Similarity, opacity: Double, ids: [ElementID], index: inout Int,
                 into elements: inout [Element]) {
         let local = time - beginTime
-        var state = model
-        for animation in animations { animation.apply(to: &state, at: local) }
+        let state = state(at: local)
         switch kind {
-        case let .shape(shape, cap, arc):
-            let p = transform.apply(state.position)
-            var e = Element(id: ids[index], shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
-                            opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            e.rotation = transform.rotation + state.rotation
-            if shape == .rect {
-                e.width = max(state.width, 0)
-                e.height = max(state.height, 0)
-                e.cornerRadius = state.cornerRadius
-            } else if shape == .ring {
-                e.lineWidth = state.lineWidth
-                e.strokeStart = min(max(state.strokeStart, 0), 1)
-                e.strokeEnd = min(max(state.strokeEnd, 0), 1)
-                e.lineCap = cap
-            } else if shape == .segment {
-                e.arc = arc
-            }
+        case .shape:
+            elements.append(element(state, transform: transform, opacity: opacity, id: ids[index]))
             index += 1
-            elements.append(e)
-        case let .replicator(center, copies, sublayers):
-            let own = transform.after(Similarity(center: center, scale: state.scale, rotation: state.rotation, position: state.position))
+        case let .replicator(_, copies, sublayers):
+            let own = placement(state, transform)
             let faded = opacity * state.opacity
             for copy in copies {
                 let placed = own.after(copy.transform)
@@ -156,45 +146,99 @@ final class SceneNode: Sendable {
             }
         }
     }
+
+    /// A shape layer's element in `state`, placed by `transform`, faded by `opacity`.
+    func element(_ state: LayerState, transform: Similarity, opacity: Double, id: ElementID) -> Element {
+        guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
+        let p = transform.apply(state.position)
+        var e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        e.rotation = transform.rotation + state.rotation
+        if shape == .rect {
+            e.width = max(state.width, 0)
+            e.height = max(state.height, 0)
+            e.cornerRadius = state.cornerRadius
+        } else if shape == .ring {
+            e.lineWidth = state.lineWidth
+            e.strokeStart = min(max(state.strokeStart, 0), 1)
+            e.strokeEnd = min(max(state.strokeEnd, 0), 1)
+            e.lineCap = cap
+        } else if shape == .segment {
+            e.arc = arc
+        }
+        return e
+    }
+
+    /// A replicator's space in `state`, placed by `transform`.
+    func placement(_ state: LayerState, _ transform: Similarity) -> Similarity {
+        guard case let .replicator(center, _, _) = kind else { return transform }
+        return transform.after(Similarity(center: center, scale: state.scale, rotation: state.rotation, position: state.position))
+    }
 }
 
 /// A defined loader for one set of parameters: its layer tree, built once.
 struct DefinedScene: LoaderScene {
     let layers: [SceneNode]
     let ids: [ElementID]
-    /// `motion=reduced` without a `reducedMotion` tree: model values under
-    /// an opacity pulse, 1 → 0.4 → 1, 1 s each way, ease in and out.
+    /// `motion=reduced` without a `reducedMotion` tree: a still pose under
+    /// an opacity pulse, 1 → 0.5 → 1, 1 s each way, ease in and out.
     let pulse: BasicAnimation?
+    /// The definition's `reducedPose`: the normal loop's time shown.
+    let poseTime: Double?
+
+    /// The default reduced form's still elements, before the pulse.
+    let pose: [Element]?
 
     init(_ document: LoaderDocument, _ p: ParameterValues) {
         let color = p.color("color")
-        if p.reducedMotion, let reduced = document.reducedMotion, let ids = document.reducedElementIDs {
-            layers = reduced.filter(\.draws).map { SceneNode($0, color: color, still: false) }
+        let reduced = p.reducedMotion
+        poseTime = reduced && document.reducedMotion == nil ? document.reducedPose : nil
+        pulse = reduced && document.reducedMotion == nil ? ReducedPose.pulse : nil
+        if reduced, let tree = document.reducedMotion, let ids = document.reducedElementIDs {
+            layers = tree.filter(\.draws).map { SceneNode($0, color: color) }
             self.ids = ids
-            pulse = nil
         } else {
-            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, still: p.reducedMotion) }
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color) }
             ids = document.elementIDs
-            pulse = p.reducedMotion ? DefinedScene.reducedPulse : nil
         }
+        // Moments chosen once per definition; the elements once per scene.
+        pose = reduced && document.reducedMotion == nil && document.reducedPose == nil
+            ? ReducedPose.pose(layers, moments: document.poseCache.moments(document.layers), ids: ids)
+            : nil
     }
-
-    static let reducedPulse = BasicAnimation(
-        .opacity, from: 1, to: 0.4,
-        timing: MediaTiming(duration: 1, repeatCount: .infinity, autoreverses: true), timingFunction: .easeInEaseOut)
 
     /// A copy made by a replicator whose instance transform is a translation
     /// (no turn or scale, no alpha offset) and whose own transform does not
     /// animate is its first copy, later and moved; copies made by any other
     /// replicator are elements of their own.
     func copies() -> [CopyRelation?] {
+        // The normal frame at one time: copies show different moments.
+        if poseTime != nil { return [] }
+        let relations = loopCopies()
+        guard let pose else { return relations }
+        // A pose: a copy holding the moment its first copy holds is that
+        // one moved (no delay); one holding a moment of its own is not.
+        return relations.enumerated().map { i, relation in
+            guard let relation else { return nil }
+            var moved = pose[relation.base]
+            let dx = pose[i].x - moved.x - relation.offset.x, dy = pose[i].y - moved.y - relation.offset.y
+            guard abs(dx) < 1e-9, abs(dy) < 1e-9 else { return nil }
+            moved.id = pose[i].id
+            moved.x = pose[i].x
+            moved.y = pose[i].y
+            return moved == pose[i] ? CopyRelation(base: relation.base, delay: 0, offset: relation.offset) : nil
+        }
+    }
+
+    /// The relations of the normal loop's copies.
+    func loopCopies() -> [CopyRelation?] {
         var relations: [CopyRelation?] = []
         var firsts: [String: Int] = [:]
         func walk(_ node: SceneNode, _ identity: String, delay: Double, offset: Point, linear: Similarity) {
             switch node.kind {
             case .shape:
                 if let base = firsts[identity] {
-                    relations.append(CopyRelation(base: base, delay: pulse == nil ? delay : 0, offset: offset))
+                    relations.append(CopyRelation(base: base, delay: delay, offset: offset))
                 } else {
                     firsts[identity] = relations.count
                     relations.append(nil)
@@ -231,9 +275,17 @@ struct DefinedScene: LoaderScene {
             pulse.apply(to: &state, at: t)
             opacity = state.opacity
         }
+        if let pose {
+            for var e in pose {
+                e.opacity = min(max(e.opacity * opacity, 0), 1)
+                elements.append(e)
+            }
+            return false
+        }
+        let time = poseTime ?? t
         var index = 0
         for layer in layers {
-            layer.render(at: t, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
+            layer.render(at: time, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
         }
         return false
     }

@@ -2,12 +2,14 @@ extension LoaderDefinition {
     /// A catalogue entry for a definition: it takes `color`, `speed`,
     /// `scale`, `motion` and the event `stop`, like every loader.
     public convenience init(document: LoaderDocument) {
+        let pulse = "; every element's opacity pulses from 1 to 0.5 and back, 1 s each way, easeInEaseOut."
         let reduced = document.reducedMotion != nil
             ? "The definition's own reducedMotion layers."
-            : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
+            : document.reducedPose.map { "A still pose: the normal loop's frame at \(format($0)) s" + pulse }
+                ?? ("A still pose: every layer held at the moment of its own loop where it draws the most (every copy alike)" + pulse)
         self.init(
             name: document.name, summary: document.summary,
-            parameters: Self.definedParameters(color: document.color),
+            parameters: Self.definedParameters(color: document.color, background: document.background),
             events: Self.definedEvents,
             reducedMotion: reduced,
             background: document.background,
@@ -28,13 +30,15 @@ extension LoaderDefinition {
             scene: { p, _ in DefinedScene(document, p) })
     }
 
-    /// The parameters every defined loader takes.
-    public static func definedParameters(color: RGBColor) -> [ParameterSpec] {
+    /// The parameters every defined loader takes; `background` defaults
+    /// to the definition's own.
+    public static func definedParameters(color: RGBColor, background: RGBColor? = nil) -> [ParameterSpec] {
         [
             ParameterSpec("color", .color, default: .color(color), "The loader's colour: every layer coloured \"color\" in the definition."),
             CommonParameters.motion,
             CommonParameters.speed,
             CommonParameters.scale,
+            CommonParameters.background(background),
         ]
     }
 

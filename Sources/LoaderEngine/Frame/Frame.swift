@@ -146,14 +146,18 @@ public struct Frame: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public var done: Bool
+    /// What is drawn behind the elements (`nil`: nothing, transparent).
+    public var background: RGBColor?
     public var elements: [Element]
 
-    public init(loader: String, t: Double, width: Double, height: Double, done: Bool, elements: [Element]) {
+    public init(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor? = nil,
+                elements: [Element]) {
         self.loader = loader
         self.t = t
         self.width = width
         self.height = height
         self.done = done
+        self.background = background
         self.elements = elements
     }
 }

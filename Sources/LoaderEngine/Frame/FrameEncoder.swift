@@ -1,51 +1,55 @@
 /// Encodes frames as JSON by hand, in the shape the service answers:
 ///
-///     {"loader":"typing","t":0.5,"width":70,"height":20,"done":false,
+///     {"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"background":"#000000",
 ///      "elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,
 ///                   "scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"}]}
 ///
 /// Keys and punctuation are static bytes copied in one move each; numbers are
 /// written straight into the output as their shortest round-trip text. The
 /// size of a frame is bounded beforehand, so the writer never checks capacity
-/// per byte.
+/// per byte. `background` is written only when one is drawn: absent means
+/// transparent.
 public enum FrameEncoder {
     /// One frame as a new byte array.
     public static func encode(_ frame: Frame) -> [UInt8] {
         encode(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
-               done: frame.done, elements: frame.elements)
+               done: frame.done, background: frame.background, elements: frame.elements)
     }
 
     /// Appends one frame to `bytes`.
     public static func encode(_ frame: Frame, appendingTo bytes: inout [UInt8]) {
         append(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
-               done: frame.done, elements: frame.elements, to: &bytes)
+               done: frame.done, background: frame.background, elements: frame.elements, to: &bytes)
     }
 
     /// A frame from its parts, as a new byte array of exactly its size
     /// (written to scratch memory first: the byte bound is generous).
     static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool,
-                       elements: [Element]) -> [UInt8] {
+                       background: RGBColor?, elements: [Element]) -> [UInt8] {
         let bound = byteBound(loader: loader, elements: elements)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
-            encode(loader: loader, t: t, width: width, height: height, done: done, elements: elements, scratch: buffer)
+            encode(loader: loader, t: t, width: width, height: height, done: done, background: background,
+                   elements: elements, scratch: buffer)
         }
     }
 
     /// As above, in caller-provided scratch memory of at least `byteBound` bytes.
-    static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool,
+    static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
                        elements: [Element], scratch buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8] {
         var cursor = ByteCursor(buffer.baseAddress!)
-        write(loader: loader, t: t, width: width, height: height, done: done, elements: elements, to: &cursor)
+        write(loader: loader, t: t, width: width, height: height, done: done, background: background,
+              elements: elements, to: &cursor)
         return Array(UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
     }
 
     /// A frame from its parts, appended to `bytes`.
-    static func append(loader: String, t: Double, width: Double, height: Double, done: Bool,
+    static func append(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
                        elements: [Element], to bytes: inout [UInt8]) {
         let bound = byteBound(loader: loader, elements: elements)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
             var cursor = ByteCursor(buffer.baseAddress!)
-            write(loader: loader, t: t, width: width, height: height, done: done, elements: elements, to: &cursor)
+            write(loader: loader, t: t, width: width, height: height, done: done, background: background,
+                  elements: elements, to: &cursor)
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
         }
     }
@@ -80,10 +84,10 @@ public enum FrameEncoder {
 
     // MARK: Writing
 
-    // Keys, punctuation, shape and colour: at most 160 (a ring) and 58
-    // bytes as written.
+    // Keys, punctuation, shape and colour: at most 160 (a ring) and 87
+    // (with a background) bytes as written.
     static let elementFixedBytes = 176
-    static let frameFixedBytes = 64
+    static let frameFixedBytes = 96
 
     /// The most bytes a frame can take: each number at its longest.
     static func byteBound(loader: String, elements: [Element]) -> Int {
@@ -94,7 +98,7 @@ public enum FrameEncoder {
         return bound
     }
 
-    static func write(loader: String, t: Double, width: Double, height: Double, done: Bool,
+    static func write(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
                       elements: [Element], to cursor: inout ByteCursor) {
         cursor.write("{\"loader\":\"")
         cursor.writeEscaped(loader)
@@ -104,7 +108,13 @@ public enum FrameEncoder {
         ShortestDouble.write(width, to: &cursor)
         cursor.write(",\"height\":")
         ShortestDouble.write(height, to: &cursor)
-        cursor.write(done ? ",\"done\":true,\"elements\":[" : ",\"done\":false,\"elements\":[")
+        cursor.write(done ? ",\"done\":true" : ",\"done\":false")
+        if let background {
+            cursor.write(",\"background\":\"")
+            cursor.write(background)
+            cursor.write(UInt8(ascii: "\""))
+        }
+        cursor.write(",\"elements\":[")
         var first = true
         for element in elements {
             if !first { cursor.write(UInt8(ascii: ",")) }

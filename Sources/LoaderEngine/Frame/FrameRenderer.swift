@@ -19,10 +19,10 @@ public struct FrameRenderer: Sendable {
         let done = loader.render(at: t, into: &elements)
         let bound = FrameEncoder.byteBound(loader: loader.name, elements: elements)
         if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
-        let (name, width, height, elements) = (loader.name, loader.width, loader.height, self.elements)
+        let (name, width, height, background, elements) = (loader.name, loader.width, loader.height, loader.background, self.elements)
         let json = scratch.withUnsafeMutableBufferPointer { buffer in
             FrameEncoder.encode(loader: name, t: t, width: width, height: height,
-                                done: done, elements: elements, scratch: buffer)
+                                done: done, background: background, elements: elements, scratch: buffer)
         }
         return (json, done)
     }
@@ -32,7 +32,7 @@ public struct FrameRenderer: Sendable {
         elements.removeAll(keepingCapacity: true)
         let done = loader.render(at: t, into: &elements)
         FrameEncoder.append(loader: loader.name, t: t, width: loader.width, height: loader.height,
-                            done: done, elements: elements, to: &bytes)
+                            done: done, background: loader.background, elements: elements, to: &bytes)
         return done
     }
 

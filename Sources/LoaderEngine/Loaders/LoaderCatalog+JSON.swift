@@ -93,6 +93,9 @@ extension ParameterSpec {
         case .color:
             w.field("type", "color")
             w.field("pattern", "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$")
+        case .colorOrNone:
+            w.field("type", "colorOrNone")
+            w.field("pattern", "^(none|#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}))$")
         case let .choice(words):
             w.field("type", "string")
             w.key("enum")
@@ -105,6 +108,7 @@ extension ParameterSpec {
         case let .number(v): w.value(v)
         case let .integer(v): w.value(v)
         case let .color(c): w.value(c.description)
+        case let .colorOrNone(c): w.value(c?.description ?? "none")
         case let .choice(v): w.value(v)
         }
         w.field("description", summary)

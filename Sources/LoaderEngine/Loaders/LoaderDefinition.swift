@@ -40,8 +40,16 @@ public struct ParameterValues: Sendable, Equatable {
         return v
     }
 
+    public func colorOrNone(_ name: String) -> RGBColor? {
+        guard case let .colorOrNone(v) = self[name] else { preconditionFailure("\(name) is not a colour or none") }
+        return v
+    }
+
     /// `motion=reduced`.
     public var reducedMotion: Bool { choice("motion") == "reduced" }
+
+    /// What is drawn behind the loader (`background`; `nil`: nothing).
+    public var background: RGBColor? { colorOrNone("background") }
 }
 
 /// The events of one run of a loader, as times in seconds since it started.
@@ -99,7 +107,8 @@ public final class LoaderDefinition: Sendable {
     public let events: [EventSpec]
     /// What `motion=reduced` does, in words.
     public let reducedMotion: String
-    /// What pictures draw behind the loader (`nil`: nothing).
+    /// The loader's own background, the `background` parameter's default
+    /// (`nil`: nothing).
     public let background: RGBColor?
     /// The definition it was built from, for a defined loader.
     public let document: LoaderDocument?
@@ -128,10 +137,12 @@ public final class LoaderDefinition: Sendable {
          scene: @escaping @Sendable (ParameterValues, LoaderEvents) -> any LoaderScene) {
         self.name = name
         self.summary = summary
-        self.parameters = parameters
         self.events = events
         self.reducedMotion = reducedMotion
         self.background = background
+        // Every loader takes `background`, its own as the default.
+        self.parameters = parameters.contains { $0.name == "background" }
+            ? parameters : parameters + [CommonParameters.background(background)]
         self.document = document
         self.family = family ?? document?.family
         self.original = original ?? document?.original
@@ -230,6 +241,9 @@ public struct ConfiguredLoader: Sendable {
     /// `speed` (multiplies the clock) and `scale` (multiplies the canvas).
     public let speed: Double
     public let magnification: Double
+    /// What is drawn behind the elements: the `background` parameter
+    /// (`nil`: nothing, transparent).
+    public let background: RGBColor?
     let scene: any LoaderScene
 
     init(definition: LoaderDefinition, parameters: ParameterValues, events: LoaderEvents) {
@@ -239,6 +253,7 @@ public struct ConfiguredLoader: Sendable {
         (self.width, self.height) = definition.canvas(parameters)
         self.speed = parameters.number("speed")
         self.magnification = parameters.number("scale")
+        self.background = parameters.background
         // The scene runs on the clock times `speed`; so do its events.
         let s = speed
         let sceneEvents = s == 1 ? events
@@ -287,7 +302,7 @@ public struct ConfiguredLoader: Sendable {
         var elements = [Element]()
         elements.reserveCapacity(4)
         let done = render(at: t, into: &elements)
-        return Frame(loader: name, t: t, width: width, height: height, done: done, elements: elements)
+        return Frame(loader: name, t: t, width: width, height: height, done: done, background: background, elements: elements)
     }
 }
 
@@ -306,7 +321,14 @@ enum CommonParameters {
 
     static let motion = ParameterSpec(
         "motion", .choice(["normal", "reduced"]), default: .choice("normal"),
-        "reduced: no movement or scaling, a gentle opacity-only pulse (prefers-reduced-motion).")
+        "reduced: a still pose of the loop, only opacity pulses (prefers-reduced-motion).")
+
+    /// Added to every loader's parameters, last; `own` is its default.
+    static func background(_ own: RGBColor?) -> ParameterSpec {
+        ParameterSpec(
+            "background", .colorOrNone, default: .colorOrNone(own),
+            "What is drawn behind the loader in frames and every export: a colour, or none for nothing (transparent); the default is the loader's own.")
+    }
 
     static func duration(_ name: String, _ value: Double, _ summary: String) -> ParameterSpec {
         ParameterSpec(name, .number(min: 0.01, max: 3600), default: .number(value), summary)

@@ -7,6 +7,8 @@ public enum ParameterKind: Sendable, Equatable {
     case integer(min: Int, max: Int)
     /// `#RRGGBB`, `RRGGBB`, `#RGB` or `RGB`.
     case color
+    /// A colour as above, or the word `none` (nothing drawn).
+    case colorOrNone
     /// One of a fixed set of words.
     case choice([String])
 }
@@ -16,6 +18,8 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
     case number(Double)
     case integer(Int)
     case color(RGBColor)
+    /// `colorOrNone`'s value: `nil` for `none`.
+    case colorOrNone(RGBColor?)
     case choice(String)
 
     public var description: String {
@@ -23,6 +27,7 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
         case let .number(v): return v.description
         case let .integer(v): return v.description
         case let .color(v): return v.description
+        case let .colorOrNone(v): return v?.description ?? "none"
         case let .choice(v): return v
         }
     }
@@ -53,6 +58,8 @@ public struct ParameterSpec: Sendable, Equatable {
             return "an integer from \(min) to \(max)"
         case .color:
             return "a colour as #RRGGBB, RRGGBB, #RGB or RGB (send # as %23)"
+        case .colorOrNone:
+            return "a colour as #RRGGBB, RRGGBB, #RGB or RGB (send # as %23), or none"
         case let .choice(words):
             return "one of " + words.joined(separator: ", ")
         }
@@ -72,6 +79,10 @@ public struct ParameterSpec: Sendable, Equatable {
         case .color:
             guard let c = RGBColor(parsing: text) else { throw invalid() }
             return .color(c)
+        case .colorOrNone:
+            if text == "none" { return .colorOrNone(nil) }
+            guard let c = RGBColor(parsing: text) else { throw invalid() }
+            return .colorOrNone(c)
         case let .choice(words):
             guard words.contains(text) else { throw invalid() }
             return .choice(text)

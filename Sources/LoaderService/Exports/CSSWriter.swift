@@ -85,7 +85,7 @@ struct CSSWriter {
         @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
-        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.definition.background.map { " background: \($0);" } ?? "") }
+        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.background.map { " background: \($0);" } ?? "") }
         .\(prefix) > div { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
         .\(prefix) [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; }
 

@@ -27,7 +27,7 @@ extension LoaderService {
         let freshness: Caching.Freshness = explicit != nil ? .immutable : .revalidate
         let work = try export.work(loader, duration: 0, options: options)
         guard work > 0 else {
-            return try picture(export.write(loader.frame(at: explicit ?? 0), background: definition.background, options: options), request,
+            return try picture(export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options), request,
                                freshness: freshness, mediaType: export.mediaType, contentType: export.contentType)
         }
         // Pixels: off the event loop, in the client's share of heavy work.
@@ -37,7 +37,7 @@ extension LoaderService {
         guard Negotiation.accepts(request, export.mediaType) else { throw ServiceError.notAcceptable(export.mediaType) }
         let ifNoneMatch = request.headers["if-none-match"]
         return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { _ in
-            let body = export.write(loader.frame(at: explicit ?? 0), background: definition.background, options: options)
+            let body = export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options)
             return LoaderService.cacheable(body, contentType: export.contentType, freshness: freshness, ifNoneMatch: ifNoneMatch)
         }
     }
@@ -101,7 +101,7 @@ extension LoaderService {
             }
             return runHeavy(for: client) { [self, from, options] _ in
                 let body = export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
-                                        background: definition.background, options: options)
+                                        background: loader.background, options: options)
                 animations.withLock { $0[key] = body }
                 return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
             }

@@ -49,7 +49,7 @@ enum Lottie {
                 layer(track, index: index + 1, frames: frames, &w)
             }
         }
-        if let background = loop.loader.definition.background {
+        if let background = loop.loader.background {
             backgroundLayer(background, index: loop.tracks.count + 1, width: width, height: height, frames: frames, &w)
         }
         w.endArray()

@@ -76,6 +76,6 @@ struct DefinitionTypingTests {
     @Test func encodesAsACircleFrameDoes() throws {
         let copy = try LoaderDefinition(definition: Array(Self.typingCopy.utf8)).configure()
         let json = String(decoding: FrameEncoder.encode(copy.frame(at: 0)), as: UTF8.self)
-        #expect(json.hasPrefix(##"{"loader":"typing-copy","t":0,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":7,"diameter":8,"scale":1,"opacity":1,"color":"#FFFFFF"}"##))
+        #expect(json.hasPrefix(##"{"loader":"typing-copy","t":0,"width":70,"height":20,"done":false,"background":"#000000","elements":[{"id":"dot0","shape":"circle","x":20,"y":7,"diameter":8,"scale":1,"opacity":1,"color":"#FFFFFF"}"##))
     }
 }
