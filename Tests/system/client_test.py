@@ -215,7 +215,7 @@ def main():
                   f"one event-stream request for twenty players ({len(streams)})")
             if streams:
                 carried = loaders_of(streams[0]["request"]["url"])
-                check(len(carried) == 20 and "typing?count=5&color=%23ff0000" in carried,
+                check(len(carried) == 20 and "typing?count=5&color=%23ff0000&background=none" in carried,
                       f"it carries the twenty in view, with their parameters ({len(carried)})")
 
             # 2. Geometry, three times over a second.
