@@ -174,6 +174,21 @@ function catalogue(base) {
   return catalogues.get(base);
 }
 
+// One visually hidden polite live region for the page, made before anything
+// is said in it (a region made and filled at once is often not read).
+let liveRegion = null;
+function announcer() {
+  if ((!liveRegion || !liveRegion.isConnected) && document.body) {
+    liveRegion = document.createElement("div");
+    liveRegion.setAttribute("aria-live", "polite");
+    liveRegion.setAttribute("data-loader-frames-live", "");
+    liveRegion.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
+    document.body.append(liveRegion);
+  }
+  return liveRegion;
+}
+const announcementTime = 5000;   // ms a said text stays in the region
+
 // Draws frames into an <svg>, exactly as GET /loaders/{name}/frames.svg
 // does: circles never turned, rects turned about their centre, rings as
 // strokes trimmed from 12 o'clock; one node per element, with data-element.
@@ -244,20 +259,24 @@ function set(node, attributes) {
 }
 
 const players = new Set();
+// Controls whose name is their content, where a player is decorative.
+const namedByContent = "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab], [role=option]";
 
 // <loader-frames loader="typing" params="count=5" clock="shared|own" fps="30"
 //                session="…" src="https://…" color="#rrggbb" background="none|#rrggbb"
-//                label="Loading" paused>
+//                label="Loading" done-label="Loaded" decorative paused>
 export class LoaderFramesElement extends HTMLElement {
-  static observedAttributes = ["loader", "params", "session", "clock", "fps", "src", "label", "background", "color", "paused"];
+  static observedAttributes = ["loader", "params", "session", "clock", "fps", "src", "label", "background", "color",
+                               "decorative", "done-label", "paused"];
 
   // Whether each element is in view: one observer for the page.
   static #observer = new IntersectionObserver((entries) => {
     for (const entry of entries) entry.target.#inView(entry.isIntersecting);
   });
 
-  #svg; #style; #painter; #frame = null; #visible = false; #joined = null; #feed = null;
+  #svg; #style; #painter; #internals; #frame = null; #visible = false; #joined = null; #feed = null;
   #follow;             // the colour drawn as currentColor: undefined until the catalogue says, null for none
+  #announced = false;  // this session's end has been said
   #ownLastId = null;   // own clock and sessions: where a hidden element resumes
 
   constructor() {
@@ -265,10 +284,12 @@ export class LoaderFramesElement extends HTMLElement {
     const root = this.attachShadow({ mode: "open" });
     this.#style = document.createElement("style");
     this.#svg = document.createElementNS(svgNS, "svg");
-    this.#svg.setAttribute("role", "status");
-    this.#svg.setAttribute("aria-busy", "true");
+    // The host carries the role and the name; the drawing says nothing.
+    this.#svg.setAttribute("aria-hidden", "true");
+    this.#svg.setAttribute("focusable", "false");
     this.#svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.#painter = new FramePainter(this.#svg);
+    this.#internals = this.attachInternals();
     root.append(this.#style, this.#svg);
     this.#size(0, 0);
     this.#label();
@@ -280,6 +301,7 @@ export class LoaderFramesElement extends HTMLElement {
   connectedCallback() {
     players.add(this);
     LoaderFramesElement.#observer.observe(this);
+    this.#label();
     this.#update();
   }
 
@@ -292,9 +314,10 @@ export class LoaderFramesElement extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (before === after) return;
-    if (name === "label") return this.#label();
+    if (name === "label" || name === "decorative" || name === "done-label") return this.#label();
     if (name === "paused") return this.#update();
     this.#follow = undefined;
+    if (name === "session") { this.#announced = false; this.#label(); }
     // Anything else is another stream: leave, forget where this one was, join again.
     this.#leave();
     this.#ownLastId = null;
@@ -387,14 +410,14 @@ export class LoaderFramesElement extends HTMLElement {
     this.#frame = frame;
     this.#size(frame.width, frame.height);
     this.#paint();
-    this.#svg.setAttribute("aria-busy", String(!frame.done));
+    if (frame.done) this.#finished();
     this.dispatchEvent(new CustomEvent("frame", { detail: frame }));
   }
 
   /** The stream is over for good: `end`, with why. */
   ended(reason) {
     this.#leave();
-    this.#svg.setAttribute("aria-busy", "false");
+    if (reason === "done") this.#finished();
     this.dispatchEvent(new CustomEvent("end", { detail: { reason } }));
   }
 
@@ -423,6 +446,19 @@ export class LoaderFramesElement extends HTMLElement {
     this.#painter.paint(frame, frame.background || null, this.#follow);
   }
 
+  // A session is over: said once, politely, then taken away.
+  #finished() {
+    if (this.#announced || !this.hasAttribute("session")) return;
+    this.#announced = true;
+    if (this.#decorative()) return;
+    const said = document.createElement("div");
+    said.textContent = this.getAttribute("done-label") || "Loaded";
+    const region = announcer();
+    if (!region) return;
+    region.append(said);
+    setTimeout(() => said.remove(), announcementTime);
+  }
+
   // The canvas's size in CSS pixels unless the page sizes the element;
   // the drawing is scaled into the element's box without distortion.
   #size(width, height) {
@@ -435,7 +471,23 @@ export class LoaderFramesElement extends HTMLElement {
 svg { display: block; width: 100%; height: 100%; overflow: visible; color: inherit; }`;
   }
 
-  #label() { this.#svg.setAttribute("aria-label", this.getAttribute("label") || "Loading"); }
+  // Decorative by choice (the text beside it says what is happening), or
+  // inside a control named by its content: Chromium would fold a
+  // progressbar's name into the control's ("Saving… Loading").
+  #decorative() { return this.hasAttribute("decorative") || !!this.closest(namedByContent); }
+
+  // A progress bar named by `label`; decorative, nothing at all. Set through
+  // ElementInternals, so the page's own role and aria-* attributes on the
+  // element still win.
+  #label() {
+    const decorative = this.#decorative();
+    this.#internals.role = decorative ? null : "progressbar";
+    this.#internals.ariaLabel = decorative ? null : this.getAttribute("label") || "Loading";
+    this.#internals.ariaHidden = decorative ? "true" : null;
+    // A live region inside the element would be hidden with it; the page's
+    // region is made now, before its first announcement.
+    if (!decorative && this.hasAttribute("session") && this.isConnected) announcer();
+  }
 }
 
 document.addEventListener("visibilitychange", () => { for (const player of players) player.restart(); });
