@@ -127,6 +127,9 @@ class Hub {
   join(element) { this.members.add(element); this.schedule(); }
   leave(element) { if (this.members.delete(element)) this.schedule(); }
   schedule() { clearTimeout(this.timer); this.timer = setTimeout(() => this.connect(), 20); }
+  // At once, not a moment later: a page going into the back/forward cache
+  // runs no more timers, and an open stream would keep it out of the cache.
+  closeNow() { clearTimeout(this.timer); for (const feed of this.feeds) feed.close(); this.feeds = []; }
 
   connect() {
     for (const feed of this.feeds) feed.close();
@@ -261,6 +264,7 @@ function set(node, attributes) {
 const players = new Set();
 // Controls whose name is their content, where a player is decorative.
 const namedByContent = "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab], [role=option]";
+let pageHidden = false;   // between pagehide and pageshow: no streams at all
 
 // <loader-frames loader="typing" params="count=5" clock="shared|own" fps="30"
 //                session="…" src="https://…" color="#rrggbb" background="none|#rrggbb"
@@ -328,7 +332,7 @@ export class LoaderFramesElement extends HTMLElement {
 
   // Streams while connected, in view, the page shown and not paused.
   #update() {
-    const wanted = this.isConnected && this.#visible && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
+    const wanted = this.isConnected && this.#visible && !pageHidden && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
       && (this.hasAttribute("loader") || this.hasAttribute("session"));
     if (wanted && !this.#joined) this.#join();
     else if (!wanted && this.#joined) this.#leave();
@@ -491,6 +495,20 @@ svg { display: block; width: 100%; height: 100%; overflow: visible; color: inher
 }
 
 document.addEventListener("visibilitychange", () => { for (const player of players) player.restart(); });
+// A page kept in the back/forward cache keeps its scripts' fetches open
+// (and Chromium may refuse a page with open streams): close every stream
+// on pagehide, synchronously, and open them again when it is shown from the
+// cache (pageshow with persisted).
+addEventListener("pagehide", () => {
+  pageHidden = true;
+  for (const player of players) player.restart();
+  for (const hub of hubs.values()) hub.closeNow();
+});
+addEventListener("pageshow", () => {
+  if (!pageHidden) return;   // the first pageshow of a load: nothing was closed
+  pageHidden = false;
+  for (const player of players) player.restart();
+});
 reducedMotion.addEventListener("change", () => { for (const player of players) player.restart(); });
 
 if (!customElements.get("loader-frames")) customElements.define("loader-frames", LoaderFramesElement);
