@@ -167,7 +167,7 @@ def main():
               card.querySelector("details.use").open = true;
             })()""")
             page.wait_for("""(() => { const pres = [...document.querySelectorAll('[data-loader="typing"] details.use pre')];
-                               return pres.length === 6 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
+                               return pres.length === 7 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
             snippets = json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="typing"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))"""))
             five = page.wait_for('(() => { const f = document.querySelector(\'[data-loader="typing"] loader-frames\').frame; return f && f.elements.length === 5 && f.elements[0].color === "#FF0000" ? 1 : 0; })()', 10)
             if not five: failures.append("the typing card's player does not show 5 red dots after its controls changed")
