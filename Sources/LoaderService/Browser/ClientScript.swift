@@ -280,6 +280,7 @@ export class LoaderFramesElement extends HTMLElement {
 
   #svg; #style; #painter; #internals; #frame = null; #visible = false; #joined = null; #feed = null;
   #follow;             // the colour drawn as currentColor: undefined until the catalogue says, null for none
+  #asking = null;      // the catalogue's answer awaited for #follow
   #announced = false;  // this session's end has been said
   #ownLastId = null;   // own clock and sessions: where a hidden element resumes
 
@@ -321,6 +322,7 @@ export class LoaderFramesElement extends HTMLElement {
     if (name === "label" || name === "decorative" || name === "done-label") return this.#label();
     if (name === "paused") return this.#update();
     this.#follow = undefined;
+    this.#asking = null;
     if (name === "session") { this.#announced = false; this.#label(); }
     // Anything else is another stream: leave, forget where this one was, join again.
     this.#leave();
@@ -439,8 +441,13 @@ export class LoaderFramesElement extends HTMLElement {
     if (!frame) return;
     if (this.#colourGiven()) this.#follow = null;
     if (this.#follow === undefined) {
+      // One wait, however many frames come meanwhile; the latest is drawn.
       const base = this.#base();
+      if (this.#asking === base) return;
+      this.#asking = base;
       catalogue(base).then((colours) => {
+        if (this.#asking !== base) return;
+        this.#asking = null;
         if (this.#follow !== undefined || base !== this.#base() || !this.#frame) return;
         this.#follow = colours.get(this.#frame.loader) || null;
         this.#paint();
