@@ -72,8 +72,9 @@ def colour_page(base):
 <loader-frames id="backed" loader="three-bounce" background="#204060"></loader-frames>
 </div>{COUNT}</body></html>"""
 
-def a11y_page(base, sid):
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a11y</title></head><body>
+def a11y_page(base, sid, sid2):
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a11y</title>
+<style>loader-frames {{ width: 40px; }} p {{ margin: 4px; }}</style></head><body>
 <script type="module" src="{base}/client.js"></script>
 <p><loader-frames id="plain" loader="three-bounce"></loader-frames></p>
 <p><loader-frames id="named" loader="three-bounce" label="Fetching results"></loader-frames></p>
@@ -81,6 +82,8 @@ def a11y_page(base, sid):
 <button id="with-decorative">Saving…<loader-frames loader="three-bounce" decorative></loader-frames></button>
 <button id="with-player">Saving…<loader-frames id="inner" loader="three-bounce"></loader-frames></button>
 <p><loader-frames id="session" session="{sid}" label="Uploading" done-label="Upload complete"></loader-frames></p>
+<p><loader-frames id="session2" session="{sid2}"></loader-frames></p>
+<p>Sending <loader-frames id="session3" session="{sid2}" decorative></loader-frames></p>
 {COUNT}</body></html>"""
 
 def bf_page(base):
@@ -210,7 +213,7 @@ def ax_props(node):
 def shown(node):
     return node is not None and not node.get("ignored")
 
-def a11y_checks(browser, page, base, session):
+def a11y_checks(browser, page, base, session, session2):
     browser.send("DOM.enable", session=page.session)
     browser.send("Accessibility.enable", session=page.session)
     until(page, '["plain", "named", "inner"].every((id) => (document.getElementById(id).frames || 0) >= 3)', 20)
@@ -242,19 +245,26 @@ def a11y_checks(browser, page, base, session):
     # A finished session: one polite announcement, gone later.
     live = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.textContent === "" ? 1 : 0; })()', 10)
     check(bool(live), "the page has an empty polite live region before the session finishes")
-    until(page, '(document.getElementById("session").frames || 0) >= 3', 20)
+    streaming = until(page, '["session", "session2", "session3"].every((id) => (document.getElementById(id).frames || 0) >= 3)', 20)
+    check(bool(streaming), "three session players drew frames")
     post(base, f"/sessions/{session['id']}/events", {"type": "finish"}, session["token"])
-    said = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.textContent.trim(); })()', 20)
-    check(said == "Upload complete", f"the finished session is announced: {said!r}")
+    post(base, f"/sessions/{session2['id']}/events", {"type": "finish"}, session2["token"])
+    # Each said once; the decorative viewer of the second session says nothing.
+    said = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.children.length >= 2 ? 1 : 0; })()', 20)
+    browser.pump(0.5)
+    said = json.loads(page.evaluate('JSON.stringify([...document.querySelector("[aria-live=polite]").children].map((c) => c.textContent).sort())'))
+    check(said == ["Loaded", "Upload complete"], f"the finished sessions are announced once each, by done-label or 'Loaded': {said}")
     if said:
-        region, _ = ax_node(browser, page, 'document.querySelector("[aria-live=polite]")')
+        region, nodes = ax_node(browser, page, 'document.querySelector("[aria-live=polite]")')
         props = ax_props(region) if region else {}
-        check(shown(region) and props.get("live") == "polite", f"the live region is in the tree, live={props.get('live')}")
+        texts = {n.get("name", {}).get("value") for n in nodes if not n.get("ignored") and n["role"].get("value") == "StaticText"}
+        check(shown(region) and props.get("live") == "polite" and {"Loaded", "Upload complete"} <= texts,
+              f"the live region and its two texts are in the tree, live={props.get('live')}")
         # Visually hidden: a box of at most 1 px.
         size = json.loads(page.evaluate('JSON.stringify((() => { const r = document.querySelector("[aria-live=polite]").getBoundingClientRect(); return [r.width, r.height]; })())'))
         check(size[0] <= 1 and size[1] <= 1, f"the live region is visually hidden ({size})")
-    ended = until(page, 'window.ended.find((e) => e.startsWith("session end")) || ""', 10)
-    check('"done"' in ended, f"the session's player ended: {ended!r}")
+    ended = until(page, 'window.ended.filter((e) => e.startsWith("session")).length === 3 && window.ended.filter((e) => e.startsWith("session")).sort()', 10)
+    check(bool(ended) and all(' end {"reason":"done"}' in e for e in ended), f"the sessions' players ended, done: {ended}")
     gone = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return !r || r.textContent.trim() === "" ? 1 : 0; })()', 15)
     count = page.evaluate('[...document.querySelectorAll("[aria-live]")].length')
     check(bool(gone) and count == 1, f"the announcement is taken away later, the region stays empty ({count} regions)")
@@ -294,7 +304,8 @@ def main():
     base = f"http://127.0.0.1:{port}"
     try:
         session = post(base, "/sessions", {"loader": "web", "params": {}})
-        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"]), "/bf": bf_page(base), "/other": OTHER}
+        session2 = post(base, "/sessions", {"loader": "web", "params": {}})
+        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"], session2["id"]), "/bf": bf_page(base), "/other": OTHER}
         site = serve(pages)
         origin = f"http://127.0.0.1:{site.server_address[1]}"
         with Browser(chromium(), os.path.join(out, "chromium-a11y-profile"), ["--window-size=1024,600"]) as browser:
@@ -304,7 +315,7 @@ def main():
             if wait_metric(browser, base, "loaderd_open_streams", 0, 10) != 0:
                 check(False, "the colour page's streams closed with it")
             page = browser.open(origin + "/a11y")
-            a11y_checks(browser, page, base, session)
+            a11y_checks(browser, page, base, session, session2)
             browser.send("Page.close", session=page.session)
             wait_metric(browser, base, "loaderd_open_streams", 0, 10)
             page = browser.open(origin + "/bf")
