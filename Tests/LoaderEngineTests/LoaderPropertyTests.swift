@@ -148,10 +148,11 @@ struct LoaderPropertyTests {
             for i in 0..<300 {
                 let frame = loader.frame(at: Double(i) * 0.01)
                 for e in frame.elements {
-                    #expect(e.scale == 1, "\(name) \(e.id)")
+                    #expect(e.scale > 0, "\(name) \(e.id) shows")
                     #expect(e.opacity >= 0 && e.opacity <= 1)
                     if let same = first.elements.first(where: { $0.id == e.id }) {
                         #expect(same.x == e.x && same.y == e.y, "\(name) \(e.id) moved")
+                        #expect(same.scale == e.scale, "\(name) \(e.id) scaled")
                     }
                     if !e.id.description.hasPrefix("drop") { opacities.insert(e.opacity) }
                 }

@@ -38,6 +38,7 @@ struct DecodedFrame: Decodable, Equatable {
     let width: Double
     let height: Double
     let done: Bool
+    let background: String?
     let elements: [Element]
 }
 

@@ -62,7 +62,11 @@ struct PictureTests {
         let box = viewBox(svg)
         #expect(box.count == 4 && box[0] <= -4 && box[0] + box[2] >= 84)
         let web = try get(app, "/loaders/web/frames?t=0.4&progress=0.1", ["Accept": "image/svg+xml"])
-        #expect(web.headers["content-type"] == "image/svg+xml" && web.text.contains("fill=\"#FFFFFF\""))
+        // No background of its own; the parameter draws one.
+        #expect(web.headers["content-type"] == "image/svg+xml" && !web.text.contains("<rect"))
+        let backed = try get(app, "/loaders/web/frames.svg?t=0.4&background=%23102030")
+        #expect(backed.text.contains("fill=\"#102030\"") && backed.text.contains("<rect"))
+        #expect(!(try get(app, "/loaders/typing/frames.svg?t=0.4&background=none")).text.contains("<rect"))
         #expect(web.text.contains("id=\"drop0\""))
         #expect(try get(app, "/loaders/web/frames.svg?fps=3").status == 400)
         #expect(try get(app, "/loaders/web/frames.svg?t=1", ["Accept": "application/json"]).status == 406)
@@ -139,8 +143,12 @@ extension PictureTests {
         // Integers as integers, and one shape layer per element.
         #expect(lottie.text.contains(#""w":60,"h":60"#))
         guard case let .array(layers)? = document["layers"] else { Issue.record("no layers"); return }
-        #expect(layers.count == 3)  // pacman, food, background
-        #expect(layers[0]["nm"] == .string("pacman") && layers[2]["nm"] == .string("background"))
+        #expect(layers.count == 2)  // pacman, food: no background of its own
+        #expect(layers.first?["nm"] == .string("pacman"))
+        // The background parameter adds a layer behind them.
+        let backed = try JSONValue.parse(get(app, "/loaders/pacman/animation.json?background=%23102030").body)
+        guard case let .array(backedLayers)? = backed["layers"] else { Issue.record("no layers"); return }
+        #expect(backedLayers.count == 3 && backedLayers.last?["nm"] == .string("background"))
         // Cached with its ETag; from moves the loop; bad input is refused.
         let etag = try #require(lottie.headers["etag"])
         #expect(try get(app, "/loaders/pacman/animation.json", ["If-None-Match": etag]).status == 304)

@@ -97,7 +97,7 @@ struct PreviewTests {
         // The stream of a stopped session ends with the loader done and nothing drawn.
         let stream = try app.request("GET", "/sessions/\(session.id)/frames?stream=sse", streamSeconds: 2)
         let last = try #require(parseEventStream(stream.text).events.last { $0.type == "frame" })
-        #expect(last.data.contains(#""done":true,"elements":[]"#) && last.data.contains(#""width":40"#))
+        #expect(last.data.contains(##""done":true,"background":"#000000","elements":[]"##) && last.data.contains(#""width":40"#))
 
         // A bad file names itself.
         try Data(Self.definition.replacing("\"blink\"", with: "\"Blink\"").utf8).write(to: directory.appendingPathComponent("bad.json"))

@@ -154,8 +154,9 @@ def main():
                 t = f / document["fr"]
                 frame = json.loads(get(base, f"/loaders/{name}/frames?t={t!r}{events}"))
                 mine = render(document, f, width, height)
-                truth = render(frame_lottie(frame, entry.get("background"), width, height), 0, width, height)
-                measured.append((f,) + difference(mine, truth, entry.get("background")))
+                # The frame's own background: present only when one is drawn.
+                truth = render(frame_lottie(frame, frame.get("background"), width, height), 0, width, height)
+                measured.append((f,) + difference(mine, truth, frame.get("background")))
             fullest = max(max(c for _, _, c in measured), 1)
             worst, at = max((d / fullest, f) for f, d, _ in measured)
             print(f"lottie: {name}: worst difference {worst * 100:.2f}% of coverage (frame {at})")
@@ -164,8 +165,8 @@ def main():
         # The comparison sees a wrong frame: the export's frame 0 against the engine at t = 0.3.
         document = json.loads(get(base, "/loaders/pulse-dots/animation.json?from=0"))
         differ, coverage = difference(render(document, 0, document["w"], document["h"]),
-                           render(frame_lottie(json.loads(get(base, "/loaders/pulse-dots/frames?t=0.3")), "#FFFFFF", document["w"], document["h"]), 0,
-                                  document["w"], document["h"]), "#FFFFFF")
+                           render(frame_lottie(json.loads(get(base, "/loaders/pulse-dots/frames?t=0.3")), None, document["w"], document["h"]), 0,
+                                  document["w"], document["h"]), None)
         wrong = differ / max(coverage, 1)
         print(f"lottie: a frame 0.3 s off differs by {wrong * 100:.1f}% (must be far above 2%)")
         if wrong < 0.1: failures.append("the comparison does not see a frame 0.3 s off")
@@ -175,8 +176,15 @@ def main():
         fast = json.loads(get(base, "/loaders/pulse-dots/animation.json?speed=2"))
         big = json.loads(get(base, "/loaders/pulse-dots/animation.json?scale=2"))
         fill = red["layers"][0]["shapes"][0]["it"][1]["c"]["k"]
+        # background: a layer named background, filled, only when one is drawn
+        # (pulse-dots has none of its own, typing black).
+        backed = json.loads(get(base, "/loaders/pulse-dots/animation.json?background=%23102030"))
+        bare = json.loads(get(base, "/loaders/typing/animation.json?background=none"))
+        solids = lambda d: [[round(v * 255) for v in layer["shapes"][0]["it"][1]["c"]["k"][:3]]
+                            for layer in d["layers"] if layer.get("nm") == "background"]
         checks = {"color": fill[:3] == [1, 0, 0], "speed": abs(fast["op"] - plain["op"] / 2) < 1e-9,
-                  "scale": big["w"] == 2 * plain["w"] and big["h"] == 2 * plain["h"]}
+                  "scale": big["w"] == 2 * plain["w"] and big["h"] == 2 * plain["h"],
+                  "background": not solids(plain) and solids(backed) == [[0x10, 0x20, 0x30]] and not solids(bare)}
         print(f"lottie: parameters change the export: {checks}")
         failures += [f"{k} does not change the export" for k, ok in checks.items() if not ok]
     finally:

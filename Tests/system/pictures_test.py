@@ -270,7 +270,8 @@ def main():
                         check(False, f"{name} frames.png dpr={dpr}: {image.size} {image.mode}, want {want} RGBA")
                         continue
                     pictures[(name, t, dpr)] = (frame, data)
-                    got, ref = premultiplied(image), reference(frame, entry.get("background"), dpr)
+                    # The frame's own background: present only when one is drawn.
+                    got, ref = premultiplied(image), reference(frame, frame.get("background"), dpr)
                     p, off = psnr(got, ref), float(np.max(np.abs(got - ref))) * 255
                     if p < worst[0]:
                         worst = (p, off, f"{name} t={t} dpr={dpr}")

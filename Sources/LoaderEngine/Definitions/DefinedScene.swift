@@ -56,15 +56,28 @@ final class SceneNode: Sendable {
     let bounds: Point
     let beginTime: Double
     let animations: [any Animation]
+    /// A reduced form's still pose: the values shown at every time.
+    let frozen: LayerState?
 
-    init(_ spec: LayerSpec, color: RGBColor, still: Bool) {
+    /// `frozen`: the reduced form's moments (`ReducedPose.moments`), the
+    /// one of this layer at `next`, its sublayers' after it.
+    init(_ spec: LayerSpec, color: RGBColor, frozen moments: [Double]?, next: inout Int) {
         var model = spec.model
         model.color = AnimatedValue(spec.color.resolved(color))
         self.model = model
         diameter = spec.diameter
         bounds = spec.bounds
         beginTime = spec.beginTime
-        animations = still ? [] : spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        let animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        self.animations = animations
+        if let moments {
+            var state = model
+            for animation in animations { animation.apply(to: &state, at: moments[next]) }
+            frozen = state
+            next += 1
+        } else {
+            frozen = nil
+        }
         switch spec.kind {
         case .circle: kind = .shape(.circle, .butt, arc: 0)
         case .rect: kind = .shape(.rect, .butt, arc: 0)
@@ -84,9 +97,20 @@ final class SceneNode: Sendable {
                                    alpha: min(max(1 + Double(k) * r.instanceAlphaOffset, 0), 1)))
                 power = step.after(power)
             }
-            kind = .replicator(center: center, copies: copies,
-                               sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color, still: still) })
+            var sublayers: [SceneNode] = []
+            for sublayer in r.sublayers where sublayer.draws {
+                sublayers.append(SceneNode(sublayer, color: color, frozen: moments, next: &next))
+            }
+            kind = .replicator(center: center, copies: copies, sublayers: sublayers)
         }
+    }
+
+    /// The values at `local` (time since `beginTime`), or the still pose.
+    func state(at local: Double) -> LayerState {
+        if let frozen { return frozen }
+        var state = model
+        for animation in animations { animation.apply(to: &state, at: local) }
+        return state
     }
 
     /// Core Animation's rules for a basic animation's missing values: a
@@ -122,8 +146,7 @@ final class SceneNode: Sendable {
     func render(at time: Double, transform: Similarity, opacity: Double, ids: [ElementID], index: inout Int,
                 into elements: inout [Element]) {
         let local = time - beginTime
-        var state = model
-        for animation in animations { animation.apply(to: &state, at: local) }
+        let state = state(at: local)
         switch kind {
         case let .shape(shape, cap, arc):
             let p = transform.apply(state.position)
@@ -162,32 +185,44 @@ final class SceneNode: Sendable {
 struct DefinedScene: LoaderScene {
     let layers: [SceneNode]
     let ids: [ElementID]
-    /// `motion=reduced` without a `reducedMotion` tree: model values under
-    /// an opacity pulse, 1 → 0.4 → 1, 1 s each way, ease in and out.
+    /// `motion=reduced` without a `reducedMotion` tree: a still pose under
+    /// an opacity pulse, 1 → 0.5 → 1, 1 s each way, ease in and out.
     let pulse: BasicAnimation?
+    /// The definition's `reducedPose`: the normal loop's time shown.
+    let poseTime: Double?
 
     init(_ document: LoaderDocument, _ p: ParameterValues) {
         let color = p.color("color")
+        var next = 0
+        poseTime = p.reducedMotion && document.reducedMotion == nil ? document.reducedPose : nil
         if p.reducedMotion, let reduced = document.reducedMotion, let ids = document.reducedElementIDs {
-            layers = reduced.filter(\.draws).map { SceneNode($0, color: color, still: false) }
+            layers = reduced.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
             self.ids = ids
             pulse = nil
-        } else {
-            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, still: p.reducedMotion) }
+        } else if p.reducedMotion, document.reducedPose != nil {
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
             ids = document.elementIDs
-            pulse = p.reducedMotion ? DefinedScene.reducedPulse : nil
+            pulse = ReducedPose.pulse
+        } else if p.reducedMotion {
+            // Moments chosen once per definition; the states per colour.
+            let moments = document.poseCache.moments(document.layers)
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: moments, next: &next) }
+            ids = document.elementIDs
+            pulse = ReducedPose.pulse
+        } else {
+            layers = document.layers.filter(\.draws).map { SceneNode($0, color: color, frozen: nil, next: &next) }
+            ids = document.elementIDs
+            pulse = nil
         }
     }
-
-    static let reducedPulse = BasicAnimation(
-        .opacity, from: 1, to: 0.4,
-        timing: MediaTiming(duration: 1, repeatCount: .infinity, autoreverses: true), timingFunction: .easeInEaseOut)
 
     /// A copy made by a replicator whose instance transform is a translation
     /// (no turn or scale, no alpha offset) and whose own transform does not
     /// animate is its first copy, later and moved; copies made by any other
     /// replicator are elements of their own.
     func copies() -> [CopyRelation?] {
+        // One moment of the loop: copies show different moments, not one.
+        if poseTime != nil { return [] }
         var relations: [CopyRelation?] = []
         var firsts: [String: Int] = [:]
         func walk(_ node: SceneNode, _ identity: String, delay: Double, offset: Point, linear: Similarity) {
@@ -200,12 +235,14 @@ struct DefinedScene: LoaderScene {
                     relations.append(nil)
                 }
             case let .replicator(center, copies, sublayers):
-                let own = Similarity(center: center, scale: node.model.scale, rotation: node.model.rotation, position: node.model.position)
+                // A still pose holds its own transform, not the model's.
+                let held = node.frozen ?? node.model
+                let own = Similarity(center: center, scale: held.scale, rotation: held.rotation, position: held.position)
                 var turn = linear.after(own)
                 turn.tx = 0
                 turn.ty = 0
                 for (k, copy) in copies.enumerated() {
-                    let moves = node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
+                    let moves = (node.frozen != nil || node.animations.isEmpty) && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
                     let shift = turn.apply(Point(x: copy.transform.tx, y: copy.transform.ty))
                     for (i, sublayer) in sublayers.enumerated() {
                         if moves {
@@ -231,9 +268,10 @@ struct DefinedScene: LoaderScene {
             pulse.apply(to: &state, at: t)
             opacity = state.opacity
         }
+        let time = poseTime ?? t
         var index = 0
         for layer in layers {
-            layer.render(at: t, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
+            layer.render(at: time, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
         }
         return false
     }

@@ -2,9 +2,11 @@ extension LoaderDefinition {
     /// A catalogue entry for a definition: it takes `color`, `speed`,
     /// `scale`, `motion` and the event `stop`, like every loader.
     public convenience init(document: LoaderDocument) {
+        let pulse = "; every element's opacity pulses from 1 to 0.5 and back, 1 s each way, easeInEaseOut."
         let reduced = document.reducedMotion != nil
             ? "The definition's own reducedMotion layers."
-            : "Every layer shows its model values; every element's opacity pulses from 1 to 0.4 and back, 1 s each way, easeInEaseOut."
+            : document.reducedPose.map { "A still pose: the normal loop's frame at \(format($0)) s" + pulse }
+                ?? ("A still pose: every layer held at the moment of its own loop where it draws the most (every copy alike)" + pulse)
         self.init(
             name: document.name, summary: document.summary,
             parameters: Self.definedParameters(color: document.color, background: document.background),

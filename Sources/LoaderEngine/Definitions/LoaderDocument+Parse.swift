@@ -28,7 +28,7 @@ struct DocumentParser {
     static let commonLayerKeys = ["type", "id", "position", "opacity", "transform", "animations", "beginTime"]
 
     mutating func document(_ node: DefinitionNode) throws(DefinitionError) -> LoaderDocument {
-        let f = try node.object(["format", "name", "aliases", "summary", "family", "original", "canvas", "background", "color", "layers", "reducedMotion"])
+        let f = try node.object(["format", "name", "aliases", "summary", "family", "original", "canvas", "background", "color", "layers", "reducedMotion", "reducedPose"])
         guard try f.required("format", "1").integer(1...1) == 1 else { throw node.fail("format must be 1") }
         let nameNode = try f.required("name", "the loader's name, [a-z][a-z0-9-]{0,39}")
         let name = try nameNode.string()
@@ -79,6 +79,8 @@ struct DocumentParser {
         let layers = try layerList(layersNode)
         var reduced: [LayerSpec]? = nil
         if let r = f["reducedMotion"] { reduced = try layerList(r) }
+        // Seconds into the normal loop that motion=reduced holds still.
+        let pose = try f["reducedPose"].map { node throws(DefinitionError) in try node.number(0...3600) }
 
         // Counted before any copy is walked: ids visit every copy.
         var cost = try frameCost(layers, layersNode)
@@ -86,7 +88,7 @@ struct DocumentParser {
         let ids = try elementIDs(layers, layersNode)
         let reducedIDs = try reduced.map { list throws(DefinitionError) in try elementIDs(list, f["reducedMotion"]!) }
         return LoaderDocument(name: name, summary: summary, family: origin["family"], original: origin["original"], aliases: aliases, width: width, height: height, background: background,
-                              color: color, layers: layers, reducedMotion: reduced, elementIDs: ids, reducedElementIDs: reducedIDs,
+                              color: color, layers: layers, reducedMotion: reduced, reducedPose: pose, elementIDs: ids, reducedElementIDs: reducedIDs,
                               frameCost: cost)
     }
 

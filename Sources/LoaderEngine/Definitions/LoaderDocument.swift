@@ -18,11 +18,16 @@ public struct LoaderDocument: Sendable {
     let layers: [LayerSpec]
     /// Shown instead of `layers` with `motion=reduced`, when given.
     let reducedMotion: [LayerSpec]?
+    /// With `motion=reduced` and no `reducedMotion`: the time of the
+    /// normal loop held still, when given.
+    public let reducedPose: Double?
     /// The element ids of one frame, in drawing order (copies in index order).
     let elementIDs: [ElementID]
     let reducedElementIDs: [ElementID]?
     /// The work of its costliest frame (`FrameCost`), normal or reduced.
     public let frameCost: Int
+    /// The reduced form's moments when no pose is named, chosen once.
+    let poseCache = ReducedPoseCache()
 }
 
 /// One layer as written.

@@ -17,11 +17,11 @@ struct SwitchLoader: LoaderScene {
             CommonParameters.scale,
         ],
         events: [CommonParameters.stop],
-        reducedMotion: "Dots stay at their model places (left edge, middle, right edge); each one's opacity eases from 1 to 0.4 and back over `duration`, dot i starting i × duration/6 later.",
+        reducedMotion: "A still pose: dot0 at the middle (half way over), dot1 and dot2 at the bottoms of the left and right half circles (a quarter and three quarters of the period); their opacity pulses from 1 to 0.5 and back, 1 s each way, easeInEaseOut.",
         background: .black,
         family: "iOS articles",
         original: "LoadingAnimation - Switch",
-        period: { p in commonPeriod([p.number("duration")]) },
+        period: { p in p.reducedMotion ? 2 : commonPeriod([p.number("duration")]) },
         settle: { p in p.number("duration") / 2 },
         scene: { p, _ in SwitchLoader(p) }
     )
@@ -37,16 +37,6 @@ struct SwitchLoader: LoaderScene {
                   model: LayerState(position: models[i]), animations: animations)
         }
 
-        if p.reducedMotion {
-            dots = (0..<3).map { i in
-                dot(i, [(BasicAnimation(
-                    .opacity, from: 1, to: 0.4,
-                    timing: MediaTiming(beginTime: Double(i) * d / 6, duration: d / 2, repeatCount: .infinity, autoreverses: true),
-                    timingFunction: .easeInEaseOut))])
-            }
-            return
-        }
-
         let over = KeyframeAnimation(
             path: Path([
                 .arc(center: left, radius: r, startAngle: .pi, endAngle: 2 * .pi),
@@ -60,11 +50,20 @@ struct SwitchLoader: LoaderScene {
                 timing: MediaTiming(duration: d / 2, fillMode: fill))
             return (AnimationGroup([(move)], timing: MediaTiming(beginTime: beginTime, duration: d, repeatCount: .infinity)))
         }
-        dots = [
+        let moving = [
             dot(0, [(over)]),
             dot(1, [under(left, fill: .forwards, beginTime: 0)]),
             dot(2, [under(right, fill: .removed, beginTime: d / 2)]),
         ]
+        if p.reducedMotion {
+            // Each dot where the loop takes it inside the view: dot0 half
+            // way (the middle), dot1 and dot2 at the bottoms of their half
+            // circles. At any one time of the loop a dot is half out.
+            let moments = [d / 2, d / 4, 3 * d / 4]
+            dots = (0..<3).map { i in ReducedPose.held(moving[i], moving[i].presentation(atAnimationTime: moments[i])) }
+        } else {
+            dots = moving
+        }
     }
 
     func render(at t: Double, into elements: inout [Element]) -> Bool {

@@ -25,13 +25,13 @@ struct TypingLoader: LoaderScene {
             CommonParameters.scale,
         ],
         events: [CommonParameters.stop],
-        reducedMotion: "Dots stay in place at scale 1; each one's opacity eases from 1 to minOpacity and back (opacityDuration each way), the copies still staggered by instanceDelay.",
+        reducedMotion: "A still pose: every dot held at the moment of its loop where it draws the most ((dotSize × scale)² × opacity, sampled 240 times over the common cycle); its opacity pulses to half and back, 1 s each way, easeInEaseOut, the copies staggered by instanceDelay.",
         background: .black,
         family: "iOS articles",
         original: "typing loader",
         period: { p in
             p.reducedMotion
-                ? commonPeriod([2 * p.number("opacityDuration")])
+                ? 2
                 : commonPeriod([p.number("opacityDuration"), p.number("bounceDuration"), p.number("scaleDuration")])
         },
         settle: { p in p.number("scaleDuration") },
@@ -50,24 +50,19 @@ struct TypingLoader: LoaderScene {
         let y0 = height / 2 - dotSize / 2 + 1
         let forever = { (d: Double) in MediaTiming(duration: d, repeatCount: .infinity) }
 
-        let dot: Layer
+        var dot = Layer(
+            id: ElementID("dot"), diameter: dotSize, color: p.color("color"),
+            // The article sets `dot.transform = toScale`: the model scale.
+            model: LayerState(position: Point(x: x0, y: y0), opacity: 1, scale: maxScale),
+            animations: [
+                (BasicAnimation(.opacity, from: 1, by: -(1 - minOpacity), timing: forever(p.number("opacityDuration")))),
+                (BasicAnimation(.positionY, from: y0, by: p.number("bounce"), timing: forever(p.number("bounceDuration")))),
+                (BasicAnimation(.scale, from: 1, by: maxScale - 1, timing: forever(p.number("scaleDuration")))),
+            ])
         if p.reducedMotion {
-            let pulse = BasicAnimation(
-                .opacity, from: 1, to: minOpacity,
-                timing: MediaTiming(duration: p.number("opacityDuration"), repeatCount: .infinity, autoreverses: true),
-                timingFunction: .easeInEaseOut)
-            dot = Layer(id: ElementID("dot"), diameter: dotSize, color: p.color("color"),
-                        model: LayerState(position: Point(x: x0, y: y0)), animations: [(pulse)])
-        } else {
-            dot = Layer(
-                id: ElementID("dot"), diameter: dotSize, color: p.color("color"),
-                // The article sets `dot.transform = toScale`: the model scale.
-                model: LayerState(position: Point(x: x0, y: y0), opacity: 1, scale: maxScale),
-                animations: [
-                    (BasicAnimation(.opacity, from: 1, by: -(1 - minOpacity), timing: forever(p.number("opacityDuration")))),
-                    (BasicAnimation(.positionY, from: y0, by: p.number("bounce"), timing: forever(p.number("bounceDuration")))),
-                    (BasicAnimation(.scale, from: 1, by: maxScale - 1, timing: forever(p.number("scaleDuration")))),
-                ])
+            // Held where one dot draws the most over its three cycles.
+            let cycles = [p.number("opacityDuration"), p.number("bounceDuration"), p.number("scaleDuration")]
+            dot = ReducedPose.still(dot, period: commonPeriod(cycles) ?? cycles.max()!)
         }
         replicator = ReplicatorLayer(
             instance: dot, instanceCount: count, instanceTranslation: Point(x: spacing, y: 0),

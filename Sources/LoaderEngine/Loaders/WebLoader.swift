@@ -30,7 +30,7 @@ struct WebLoader: LoaderScene {
             EventSpec("progress", .timeList, "Times a sub-resource finished loading, comma-separated: one drop each."),
             EventSpec("finish", .time, "Time loading completed: the pulse completes its leg, then fades out."),
         ],
-        reducedMotion: "The indicator pulses between 1 and 0.5 instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
+        reducedMotion: "The indicator stays at full size and pulses between 1 and 0.5 (1 s each way, easeInEaseOut) instead of 1 and 0; a drop does not fall but shows at the view's centre and fades out over dropDuration.",
         background: nil,
         family: "iOS articles",
         original: "web-view progress indicator",
@@ -42,8 +42,9 @@ struct WebLoader: LoaderScene {
 
     init(_ p: ParameterValues, _ events: LoaderEvents) {
         let width = p.number("width"), height = p.number("height")
-        let pulse = p.number("pulseDuration")
         let reduced = p.reducedMotion
+        // Reduced: every loader's gentle pulse, 1 → 0.5 → 1, 1 s each way.
+        let pulse = reduced ? 1 : p.number("pulseDuration")
         let low = reduced ? 0.5 : 0.0
         let color = p.color("color")
         dropDuration = p.number("dropDuration")
