@@ -56,6 +56,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         // Checked when the configuration was read: every entry parses.
         trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
         heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient,
+                              waitingPerClient: configuration.maxHeavyWaitingPerClient,
                               workers: configuration.heavyWorkers > 0 ? configuration.heavyWorkers : HTTPServerConfiguration.cores,
                               maxWait: configuration.heavyWaitSeconds)
         streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)

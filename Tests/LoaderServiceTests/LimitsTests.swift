@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import EventLoop
 import HTTPServer
 import HTTPTestSupport
 import LoaderEngine
@@ -77,16 +78,89 @@ import Testing
     }
 
     /// A preview's stream computes frames no other stream shares: it is
-    /// heavy work for as long as it runs, and holds its client's place.
+    /// heavy work for as long as it runs, and holds its client's place. The
+    /// client's next heavy requests wait for that place, in order, up to
+    /// maxHeavyWaitingPerClient; one more gets 429.
     @Test func aPreviewStreamHoldsItsHeavyPlaceUntilItEnds() throws {
-        let app = TestApp { $0.maxHeavyRequestsPerClient = 1 }
+        let app = TestApp {
+            $0.maxHeavyRequestsPerClient = 1
+            $0.maxHeavyWaitingPerClient = 2
+            $0.heavyWaitSeconds = 60
+        }
+        let body = Self.dots(3, animations: 1)
+        let open = app.server.request(.POST, "/loaders/preview?stream=sse&fps=10", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        guard let stream = open.stream else { Issue.record("no stream: \(open.status)"); return }
+        let waiting = (0..<2).map { i in
+            let client = TestClient(embedded: app.server)
+            client.send("POST /loaders/preview?t=\(i + 1) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return client
+        }
+        #expect(app.server.wait { app.service.heavyWork.waiting == 2 })
+        let refused = try app.request("POST", "/loaders/preview?t=3", Self.json, body: Array(body.utf8))
+        #expect(try refused.status == 429 && decodeError(refused).code == "too_many_heavy_requests" && refused.headers["retry-after"] == "1")
+        #expect(app.service.heavyWork.count == 1 && app.service.heavyWork.waiting == 2)
+        stream.close()
+        for (i, client) in waiting.enumerated() {
+            let answer = try #require(client.readResponse())
+            struct Answer: Decodable { let t: Double }
+            #expect(try answer.status == 200 && JSONDecoder().decode(Answer.self, from: Data(answer.body)).t == Double(i + 1))
+        }
+        #expect(app.server.wait { app.service.heavyWork.count == 0 && app.service.heavyWork.waiting == 0 })
+        #expect(try app.request("POST", "/loaders/preview?t=1", Self.json, body: Array(body.utf8)).status == 200)
+    }
+
+    /// A request waiting for its client's place waits at most
+    /// heavyWaitSeconds in all, then gets 503; it never runs.
+    @Test func aWaitForTheClientsOwnPlaceEndsAtHeavyWaitSeconds() throws {
+        let app = TestApp {
+            $0.maxHeavyRequestsPerClient = 1
+            $0.maxHeavyWaitingPerClient = 1
+            $0.heavyWaitSeconds = 0.2
+        }
         let body = Array(Self.dots(3, animations: 1).utf8)
         let open = app.server.request(.POST, "/loaders/preview?stream=sse&fps=10", headers: [("Content-Type", "application/json")], body: body)
         guard let stream = open.stream else { Issue.record("no stream: \(open.status)"); return }
-        let refused = try app.request("POST", "/loaders/preview?t=1", Self.json, body: body)
-        #expect(try refused.status == 429 && decodeError(refused).code == "too_many_heavy_requests" && refused.headers["retry-after"] == "1")
+        let waited = try app.request("POST", "/loaders/preview?t=1", Self.json, body: body)
+        #expect(try waited.status == 503 && decodeError(waited).code == "overloaded" && waited.headers["retry-after"] == "1")
+        #expect(app.service.heavyWork.waiting == 0 && app.service.heavyWork.count == 1)
         stream.close()
-        #expect(try app.request("POST", "/loaders/preview?t=1", Self.json, body: body).status == 200)
+        #expect(app.server.wait { app.service.heavyWork.count == 0 })
+    }
+
+    /// A client's waiting requests wait for its own places, never in the
+    /// workers' queue: with one worker busy on client A's long batch and
+    /// five more of A's waiting, client B's request is the next to run (the
+    /// access log, written as answers end, gives the order).
+    @Test func oneClientsWaitingRequestsDoNotTakeTheWorkersFromOthers() throws {
+        let a = try SocketAddress(host: "192.0.2.1", port: 40_000), b = try SocketAddress(host: "192.0.2.2", port: 40_000)
+        let lines = try AccessLogTests().withLogFile { logger in
+            let app = TestApp({
+                $0.logLevel = .info
+                $0.heavyWorkers = 1
+                $0.heavyWaitSeconds = 60
+                $0.maxHeavyRequestsPerClient = 1
+                $0.maxHeavyWaitingPerClient = 8
+                $0.maxWorkPerRequest = 1 << 40
+            }, logger: logger)
+            let service = app.service
+            func preview(_ query: String, _ body: String, from peer: SocketAddress) -> TestClient {
+                let client = TestClient(embedded: app.server, from: peer, timeoutSeconds: 30)
+                client.send("POST /loaders/preview?\(query) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                return client
+            }
+            // The one worker busy for 20 s or more (as in aBatchWhoseClientLeftStops).
+            let long = preview("from=0&to=100&fps=100", Self.dots(10, animations: 2400), from: a)
+            #expect(app.server.wait { service.heavyWork.count == 1 })
+            let queued = (0..<5).map { i in preview("t=\(i)", Self.dots(3, animations: 1), from: a) }
+            #expect(app.server.wait { service.heavyWork.waiting == 5 })
+            let other = preview("t=9", Self.dots(3, animations: 1), from: b)
+            #expect(app.server.wait { service.heavyWork.waiting == 6 && service.heavyWork.count == 2 })
+            // The worker comes free; every waiting request is answered.
+            long.shutdownWrite()
+            for client in queued + [other] { #expect(client.readResponse()?.status == 200) }
+        }
+        let previews = lines.filter { $0.msg == "request" && $0.path == "/loaders/preview" && $0.status == 200 }.map { $0.client ?? "" }
+        #expect(previews == ["192.0.2.2"] + Array(repeating: "192.0.2.1", count: 5), "\(previews)")
     }
 
     /// A costly batch whose client leaves stops at the next frame: its
@@ -165,8 +239,8 @@ import Testing
         let second = pool.submit { ran.withLock { $0.append(2) } }
         _ = pool.submit { ran.withLock { $0.append(3) } }
         #expect(eventually { pool.waiting == 2 })  // the first has started
-        #expect(!pool.withdraw(first))
-        #expect(pool.withdraw(second) && !pool.withdraw(second))
+        #expect(pool.withdraw(first) == nil)
+        #expect(pool.withdraw(second) != nil && pool.withdraw(second) == nil)
         #expect(pool.waiting == 1)
         gate.signal()
         #expect(eventually { ran.withLock { $0 } == [1, 3] })

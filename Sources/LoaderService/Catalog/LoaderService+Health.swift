@@ -24,7 +24,7 @@ extension LoaderService {
             # HELP loaderd_heavy_requests Previews, export builds and costly batches running off the event loops.
             # TYPE loaderd_heavy_requests gauge
             loaderd_heavy_requests \(heavyWork.count)
-            # HELP loaderd_heavy_waiting Heavy requests waiting for a worker (heavyWorkers).
+            # HELP loaderd_heavy_waiting Heavy requests waiting for one of their client's places (maxHeavyWaitingPerClient) or for a worker (heavyWorkers).
             # TYPE loaderd_heavy_waiting gauge
             loaderd_heavy_waiting \(heavyWork.waiting)
             # HELP loaderd_admitted_streams Streams holding a place under maxStreams and maxStreamsPerClient.

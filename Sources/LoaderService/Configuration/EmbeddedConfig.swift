@@ -35,6 +35,7 @@ let embeddedConfigJSON = """
   "maxWorkPerRequest": 20000000,
   "maxStreamWorkPerSecond": 1000000,
   "maxHeavyRequestsPerClient": 2,
+  "maxHeavyWaitingPerClient": 32,
   "heavyWorkers": 0,
   "heavyWaitSeconds": 5,
   "redisTimeoutSeconds": 1,

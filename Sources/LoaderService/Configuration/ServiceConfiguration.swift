@@ -68,6 +68,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Heavy requests (previews, exports being built, costly batches) one
     /// client address may have running at once.
     public var maxHeavyRequestsPerClient = 2
+    /// Heavy requests of one client address beyond those that wait, in
+    /// order, for one of its places (a page of pictures).
+    public var maxHeavyWaitingPerClient = 32
     public var heavyWorkers = 0
     public var heavyWaitSeconds = 5.0
     /// With Redis: a command unanswered for this long fails its request
@@ -268,7 +271,9 @@ extension ServiceConfiguration {
         .integer("maxStreamWorkPerSecond", \.maxStreamWorkPerSecond, 1000...1_000_000_000,
                  "units of work one stream may cost a second (a frame's cost times fps); past it the stream gets 400"),
         .integer("maxHeavyRequestsPerClient", \.maxHeavyRequestsPerClient, 1...1000,
-                 "previews, export builds and costly batches one client address may have running at once; beyond, 429 with Retry-After"),
+                 "previews, export builds and costly batches one client address may have running at once; beyond, they wait (maxHeavyWaitingPerClient)"),
+        .integer("maxHeavyWaitingPerClient", \.maxHeavyWaitingPerClient, 0...1000,
+                 "previews, export builds and costly batches of one client address that wait, in order, for one of its running places, within heavyWaitSeconds; beyond, 429 with Retry-After"),
         .integer("heavyWorkers", \.heavyWorkers, 0...1024,
                  "previews, export builds and costly batches run at once, off the event loops; 0 means one per core"),
         .seconds("heavyWaitSeconds", \.heavyWaitSeconds, 0.01...600,

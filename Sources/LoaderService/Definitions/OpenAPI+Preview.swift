@@ -25,7 +25,7 @@ extension OpenAPI {
             ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
             ("413", "The body is larger than the server's maxBodyBytes.", ref("Error")),
             ("415", "The body is not application/json.", ref("Error")),
-            ("429", "This client already has maxHeavyRequestsPerClient heavy requests running, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
+            ("429", "This client already has maxHeavyRequestsPerClient heavy requests running and maxHeavyWaitingPerClient waiting, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
             ("503", "The server holds more than maxBufferedBytes of unread answers, the preview waited heavyWaitSeconds for a worker, or the server has maxStreams streams open (Retry-After).", ref("Error")),
         ], path: "/loaders/preview", method: "post")]
     }

@@ -56,7 +56,7 @@ extension OpenAPI {
             statuses[1].1 = takesTime
                 ? "A bad or unknown parameter, a picture of more pixels than its limit (too_large), or one whose drawing would cost more than maxWorkPerRequest (too_costly)."
                 : "A bad or unknown parameter, a loop whose build would cost more than maxWorkPerRequest (too_costly), or an animation of more pixels than its limit (too_large)."
-            statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running (Retry-After)."))
+            statuses.append(("429", "This client already has maxHeavyRequestsPerClient heavy requests running and maxHeavyWaitingPerClient waiting (Retry-After)."))
             statuses.append(("503", "The server holds more than maxBufferedBytes of answers clients have not read, or the build waited heavyWaitSeconds for a worker (Retry-After)."))
         }
         for (code, text) in statuses {
