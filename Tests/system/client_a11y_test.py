@@ -7,7 +7,8 @@ DevTools protocol (run by .ci/run after client_test.py):
    typing (whose original has a black background) is painted in that
    colour, with no background; after the page's colour changes the shapes
    follow it with no new stream. A colour given in params or in the color
-   attribute is drawn as given. Pixels at the players' corners are the
+   attribute is drawn as given, and so is a shape's own colour in a loader
+   of two (a definition in the loaders directory). Pixels at the players' corners are the
    page's background: nothing is painted behind the shapes.
 2. The accessibility tree (Accessibility.getFullAXTree): a progressbar named
    "Loading" or its label, with no value; a decorative one is not in the
@@ -29,7 +30,7 @@ import base64, http.server, json, os, re, sys, threading, time, urllib.request
 
 from browser_test import chromium, pixels
 from cdp import Browser
-from loaderd_process import free_port, start
+from loaderd_process import start_with_definitions
 
 failures = []
 
@@ -44,6 +45,18 @@ DARK = (16, 24, 32)           # the page's background
 RED = (255, 59, 48)           # a colour given in params
 GREEN = (48, 209, 88)         # a colour given in the color attribute
 BACKED = (32, 64, 96)         # a background asked for in the background attribute
+FIXED = (255, 0, 255)         # a shape's own colour, not the color parameter
+
+# A loader of two colours: a dot of its color parameter and a ring of a
+# fixed colour, which must keep it on any page.
+TWO_TONE = {
+    "format": 1, "name": "two-tone", "summary": "A test loader: a dot of its colour, a ring of a fixed one.",
+    "canvas": {"width": 40, "height": 20}, "color": "#40C0FF",
+    "layers": [
+        {"type": "circle", "id": "dot", "position": [10, 10], "diameter": 12, "backgroundColor": "color"},
+        {"type": "ring", "id": "rim", "position": [30, 10], "diameter": 14, "lineWidth": 3, "strokeColor": "#FF00FF"},
+    ],
+}
 
 def rgb(c):
     return f"rgb({c[0]}, {c[1]}, {c[2]})"
@@ -70,6 +83,7 @@ def colour_page(base):
 <loader-frames id="red" loader="three-bounce" params="color=%23ff3b30"></loader-frames>
 <loader-frames id="green" loader="three-bounce" color="#30d158"></loader-frames>
 <loader-frames id="backed" loader="three-bounce" background="#204060"></loader-frames>
+<loader-frames id="two-tone" loader="two-tone"></loader-frames>
 </div>{COUNT}</body></html>"""
 
 def a11y_page(base, sid, sid2):
@@ -153,9 +167,9 @@ def paints(page, ids):
 
 def colour_checks(browser, page, base, out):
     ids = ["dots", "ring", "typing", "red", "green"]
-    drawn = until(page, f'{json.dumps(ids)}.every((id) => (document.getElementById(id).frames || 0) >= 3 && '
+    drawn = until(page, f'{json.dumps(ids + ["two-tone"])}.every((id) => (document.getElementById(id).frames || 0) >= 3 && '
                           f'document.getElementById(id).shadowRoot.querySelectorAll("[data-element]").length > 0)', 30)
-    check(bool(drawn), "five players drew frames")
+    check(bool(drawn), "six players drew frames")
     got = {p["id"]: p for p in paints(page, ids)}
     for id in ("dots", "ring", "typing"):
         p = got[id]
@@ -164,6 +178,8 @@ def colour_checks(browser, page, base, out):
         check(not p["background"], f"{id}: no background drawn")
     check(all(c == rgb(RED) for c in got["red"]["paints"]), f"a colour in params is drawn as given: {sorted(set(got['red']['paints']))}")
     check(all(c == rgb(GREEN) for c in got["green"]["paints"]), f"the color attribute is drawn as given: {sorted(set(got['green']['paints']))}")
+    tones = paints(page, ["two-tone"])[0]["paints"]
+    check(tones == [rgb(INK), rgb(FIXED)], f"a shape of the color default follows the page, one of its own colour keeps it: {tones}")
     backdrop = page.evaluate('(() => { const r = document.getElementById("backed").shadowRoot.querySelector("svg > rect[data-background]"); return r && getComputedStyle(r).fill; })()')
     check(backdrop == rgb(BACKED), f"the background attribute draws that background: {backdrop}")
 
@@ -194,8 +210,9 @@ def colour_checks(browser, page, base, out):
     browser.pump(0.5)
     after = {p["id"]: p for p in paints(page, ids)}
     check(bool(followed), f"after the page's colour changed every shape follows it: {[sorted(set(after[i]['paints'])) for i in ids[:3]]}")
-    check(all(c == rgb(RED) for c in after["red"]["paints"]) and all(c == rgb(GREEN) for c in after["green"]["paints"]),
-          "colours given keep theirs after the change")
+    tones = paints(page, ["two-tone"])[0]["paints"]
+    check(all(c == rgb(RED) for c in after["red"]["paints"]) and all(c == rgb(GREEN) for c in after["green"]["paints"])
+          and tones == [rgb(INK2), rgb(FIXED)], f"colours given and a shape's own colour keep theirs after the change: {tones}")
     open_after = metric(base, "loaderd_open_streams")
     check(len(stream_requests(page)) == streams and open_after == open_before,
           f"no new stream for the change ({len(stream_requests(page)) - streams} requests; open streams {open_before} → {open_after})")
@@ -299,9 +316,7 @@ def bf_checks(browser, page, base, site):
 def main():
     binary, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    port = free_port()
-    server = start(binary, port, "--log-level", "warning")
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_with_definitions(binary, TWO_TONE)
     try:
         session = post(base, "/sessions", {"loader": "web", "params": {}})
         session2 = post(base, "/sessions", {"loader": "web", "params": {}})
