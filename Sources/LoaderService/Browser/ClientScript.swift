@@ -262,8 +262,10 @@ function set(node, attributes) {
 }
 
 const players = new Set();
-// Controls whose name is their content, where a player is decorative.
-const namedByContent = "button, a[href], summary, [role=button], [role=link], [role=menuitem], [role=tab], [role=option]";
+// Controls named by their content, and labels (whose content names their
+// control): a player inside one is decorative.
+const namedByContent = ["button", "a[href]", "summary", "label", ...["button", "link", "menuitem", "menuitemcheckbox",
+  "menuitemradio", "tab", "option", "checkbox", "radio", "switch", "treeitem"].map((role) => `[role=${role}]`)].join(", ");
 let pageHidden = false;   // between pagehide and pageshow: no streams at all
 
 // <loader-frames loader="typing" params="count=5" clock="shared|own" fps="30"
