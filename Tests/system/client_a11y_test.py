@@ -95,6 +95,7 @@ def a11y_page(base, sid, sid2):
 <p>Sending <loader-frames id="deco" loader="three-bounce" decorative></loader-frames></p>
 <button id="with-decorative">Saving…<loader-frames loader="three-bounce" decorative></loader-frames></button>
 <button id="with-player">Saving…<loader-frames id="inner" loader="three-bounce"></loader-frames></button>
+<p><label><input type="checkbox" id="box"> Remember me <loader-frames loader="three-bounce"></loader-frames></label></p>
 <p><loader-frames id="session" session="{sid}" label="Uploading" done-label="Upload complete"></loader-frames></p>
 <p><loader-frames id="session2" session="{sid2}"></loader-frames></p>
 <p>Sending <loader-frames id="session3" session="{sid2}" decorative></loader-frames></p>
@@ -258,6 +259,9 @@ def a11y_checks(browser, page, base, session, session2):
     # name would otherwise be folded into the control's ("Saving… Loading").
     inner, _ = ax_node(browser, page, 'document.getElementById("inner")')
     check(not shown(inner), f"the player inside a button is not in the tree ({inner and inner['role'].get('value')})")
+    box, _ = ax_node(browser, page, 'document.getElementById("box")')
+    name = box and box.get("name", {}).get("value")
+    check(shown(box) and name == "Remember me", f"a checkbox labelled by a <label> holding a player: name {name!r}")
 
     # A finished session: one polite announcement, gone later.
     live = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.textContent === "" ? 1 : 0; })()', 10)
