@@ -159,6 +159,21 @@ def main():
             # 3. "Use it" follows the card's controls; the editor copies and downloads.
             page = browser.open(base + "/", device=(1280, 900, 1, False))
             page.wait_for('document.querySelector(\'[data-loader="typing"] input[type=range]\') ? 1 : 0', 20)
+            # At the card's defaults: the live element has no colour and no
+            # background (it draws in the page's colour on no background);
+            # the GIF is matted for this page's background.
+            page.evaluate('document.querySelector(\'[data-loader="three-bounce"] details.use\').open = true')
+            page.wait_for("""[...document.querySelectorAll('[data-loader="three-bounce"] details.use pre')].every((p) => p.textContent.length > 40) ? 1 : 0""", 10)
+            plain = dict(json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="three-bounce"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))""")))
+            live = next((t for k, t in plain.items() if k.startswith("<loader-frames>")), "")
+            gif = next((t for k, t in plain.items() if "animated GIF" in k), "")
+            back = [int(v) for v in re.findall(r"\d+", page.evaluate("getComputedStyle(document.body).backgroundColor"))[:3]]
+            matte = "matte=%23" + "".join(f"{v:02x}" for v in back)
+            print(f"use it at the defaults: {live.splitlines()[-1] if live else None}; {gif}")
+            if not re.search(r'<loader-frames loader="three-bounce"></loader-frames>', live):
+                failures.append(f"the <loader-frames> snippet at the defaults is not bare: {live[-120:]}")
+            if "animation.gif?" not in gif or matte not in gif.lower():
+                failures.append(f"the GIF snippet is not matted for the page's background {matte}: {gif}")
             page.evaluate("""(() => {
               const card = document.querySelector('[data-loader="typing"]');
               const set = (input, value) => { input.value = value; input.dispatchEvent(new Event("change")); };
@@ -167,7 +182,7 @@ def main():
               card.querySelector("details.use").open = true;
             })()""")
             page.wait_for("""(() => { const pres = [...document.querySelectorAll('[data-loader="typing"] details.use pre')];
-                               return pres.length === 6 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
+                               return pres.length === 7 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
             snippets = json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="typing"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))"""))
             five = page.wait_for('(() => { const f = document.querySelector(\'[data-loader="typing"] loader-frames\').frame; return f && f.elements.length === 5 && f.elements[0].color === "#FF0000" ? 1 : 0; })()', 10)
             if not five: failures.append("the typing card's player does not show 5 red dots after its controls changed")

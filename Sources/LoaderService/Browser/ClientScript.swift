@@ -12,7 +12,7 @@ enum ClientScript {
     static let source = #"""
 // <loader-frames> from loaderd \#(LoaderService.version): one module, no dependencies.
 //   <script type="module" src="/client.js"></script>
-//   <loader-frames loader="typing" params="count=5&color=%23ff0000"></loader-frames>
+//   <loader-frames loader="typing" params="count=5"></loader-frames>
 // docs/CLIENT.md in the service's repository says everything it does.
 
 const svgNS = "http://www.w3.org/2000/svg";
@@ -127,6 +127,9 @@ class Hub {
   join(element) { this.members.add(element); this.schedule(); }
   leave(element) { if (this.members.delete(element)) this.schedule(); }
   schedule() { clearTimeout(this.timer); this.timer = setTimeout(() => this.connect(), 20); }
+  // At once, not a moment later: a page going into the back/forward cache
+  // runs no more timers, and an open stream would keep it out of the cache.
+  closeNow() { clearTimeout(this.timer); for (const feed of this.feeds) feed.close(); this.feeds = []; }
 
   connect() {
     for (const feed of this.feeds) feed.close();
@@ -153,25 +156,51 @@ class Hub {
   }
 }
 
-// Catalogue entries, one request per service: a loader's background.
+// Catalogue entries, one request per service: each loader's `color`
+// default, by its name and its aliases (the colour that follows the page).
 const catalogues = new Map();
 function catalogue(base) {
   if (!catalogues.has(base)) {
     catalogues.set(base, fetch(`${base}/loaders`, { credentials: "omit" })
       .then((r) => r.ok ? r.json() : { loaders: [] })
-      .then((c) => new Map(c.loaders.map((l) => [l.name, l])))
+      .then((c) => {
+        const colours = new Map();
+        for (const l of c.loaders) {
+          const p = (l.parameters || []).find((p) => p.name === "color");
+          const colour = p && typeof p.default === "string" ? p.default.toUpperCase() : null;
+          for (const name of [l.name, ...(l.aliases || [])]) colours.set(name, colour);
+        }
+        return colours;
+      })
       .catch(() => { catalogues.delete(base); return new Map(); }));
   }
   return catalogues.get(base);
 }
 
+// One visually hidden polite live region for the page, made before anything
+// is said in it (a region made and filled at once is often not read).
+let liveRegion = null;
+function announcer() {
+  if ((!liveRegion || !liveRegion.isConnected) && document.body) {
+    liveRegion = document.createElement("div");
+    liveRegion.setAttribute("aria-live", "polite");
+    liveRegion.setAttribute("data-loader-frames-live", "");
+    liveRegion.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
+    document.body.append(liveRegion);
+  }
+  return liveRegion;
+}
+const announcementTime = 5000;   // ms a said text stays in the region
+
 // Draws frames into an <svg>, exactly as GET /loaders/{name}/frames.svg
 // does: circles never turned, rects turned about their centre, rings as
 // strokes trimmed from 12 o'clock; one node per element, with data-element.
+// Elements of the colour `follow` (#RRGGBB) are painted `currentColor`.
 export class FramePainter {
   constructor(svg) { this.svg = svg; this.nodes = new Map(); this.width = 0; this.height = 0; this.backdrop = null; }
 
-  paint(frame, background) {
+  paint(frame, background, follow = null) {
+    const paint = (colour) => follow && colour && colour.toUpperCase() === follow ? "currentColor" : colour;
     const svg = this.svg;
     if (frame.width !== this.width || frame.height !== this.height) {
       this.width = frame.width; this.height = frame.height;
@@ -196,22 +225,22 @@ export class FramePainter {
         this.nodes.set(e.id, node);
       }
       if (e.shape === "circle") {
-        set(node, { cx: e.x, cy: e.y, r: e.diameter * e.scale / 2, fill: e.color, opacity: e.opacity });
+        set(node, { cx: e.x, cy: e.y, r: e.diameter * e.scale / 2, fill: paint(e.color), opacity: e.opacity });
       } else {
         // A turn folded into one turn: the same angle, exact in the browser's single-precision transforms.
         const degrees = ((e.rotation || 0) % (2 * Math.PI)) * 180 / Math.PI;
         set(node, { transform: `translate(${e.x} ${e.y}) rotate(${degrees}) scale(${e.scale})`, opacity: e.opacity });
         const shape = node.firstChild;
         if (e.shape === "rect") {
-          set(shape, { x: -e.width / 2, y: -e.height / 2, width: e.width, height: e.height, rx: e.cornerRadius, fill: e.color });
+          set(shape, { x: -e.width / 2, y: -e.height / 2, width: e.width, height: e.height, rx: e.cornerRadius, fill: paint(e.color) });
         } else if (e.shape === "segment") {
           // From the arc's start through 12 o'clock to its end, then the chord.
           const r = e.diameter / 2, half = Math.min(Math.max(e.arc, 0), 2 * Math.PI) / 2;
           const sx = r * Math.sin(half), sy = -r * Math.cos(half);
-          set(shape, { d: `M${-sx} ${sy}A${r} ${r} 0 0 1 0 ${-r}A${r} ${r} 0 0 1 ${sx} ${sy}Z`, fill: e.color });
+          set(shape, { d: `M${-sx} ${sy}A${r} ${r} 0 0 1 0 ${-r}A${r} ${r} 0 0 1 ${sx} ${sy}Z`, fill: paint(e.color) });
         } else {
           const length = Math.max(e.strokeEnd - e.strokeStart, 0);
-          set(shape, { r: e.diameter / 2, fill: "none", stroke: e.color, "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,
+          set(shape, { r: e.diameter / 2, fill: "none", stroke: paint(e.color), "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,
                        pathLength: 1, transform: "rotate(-90)", "stroke-dasharray": length >= 1 ? "none" : `${length} 1`,
                        "stroke-dashoffset": -e.strokeStart });
         }
@@ -233,18 +262,28 @@ function set(node, attributes) {
 }
 
 const players = new Set();
+// Controls named by their content, and labels (whose content names their
+// control): a player inside one is decorative.
+const namedByContent = ["button", "a[href]", "summary", "label", ...["button", "link", "menuitem", "menuitemcheckbox",
+  "menuitemradio", "tab", "option", "checkbox", "radio", "switch", "treeitem"].map((role) => `[role=${role}]`)].join(", ");
+let pageHidden = false;   // between pagehide and pageshow: no streams at all
 
 // <loader-frames loader="typing" params="count=5" clock="shared|own" fps="30"
-//                session="…" src="https://…" label="Loading" background="none|#rrggbb" paused>
+//                session="…" src="https://…" color="#rrggbb" background="none|#rrggbb"
+//                label="Loading" done-label="Loaded" decorative paused>
 export class LoaderFramesElement extends HTMLElement {
-  static observedAttributes = ["loader", "params", "session", "clock", "fps", "src", "label", "background", "paused"];
+  static observedAttributes = ["loader", "params", "session", "clock", "fps", "src", "label", "background", "color",
+                               "decorative", "done-label", "paused"];
 
   // Whether each element is in view: one observer for the page.
   static #observer = new IntersectionObserver((entries) => {
     for (const entry of entries) entry.target.#inView(entry.isIntersecting);
   });
 
-  #svg; #style; #painter; #frame = null; #visible = false; #joined = null; #feed = null; #background = null;
+  #svg; #style; #painter; #internals; #frame = null; #visible = false; #joined = null; #feed = null;
+  #follow;             // the colour drawn as currentColor: undefined until the catalogue says, null for none
+  #asking = null;      // the catalogue's answer awaited for #follow
+  #announced = false;  // this session's end has been said
   #ownLastId = null;   // own clock and sessions: where a hidden element resumes
 
   constructor() {
@@ -252,10 +291,12 @@ export class LoaderFramesElement extends HTMLElement {
     const root = this.attachShadow({ mode: "open" });
     this.#style = document.createElement("style");
     this.#svg = document.createElementNS(svgNS, "svg");
-    this.#svg.setAttribute("role", "status");
-    this.#svg.setAttribute("aria-busy", "true");
+    // The host carries the role and the name; the drawing says nothing.
+    this.#svg.setAttribute("aria-hidden", "true");
+    this.#svg.setAttribute("focusable", "false");
     this.#svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.#painter = new FramePainter(this.#svg);
+    this.#internals = this.attachInternals();
     root.append(this.#style, this.#svg);
     this.#size(0, 0);
     this.#label();
@@ -267,6 +308,7 @@ export class LoaderFramesElement extends HTMLElement {
   connectedCallback() {
     players.add(this);
     LoaderFramesElement.#observer.observe(this);
+    this.#label();
     this.#update();
   }
 
@@ -279,9 +321,11 @@ export class LoaderFramesElement extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (before === after) return;
-    if (name === "label") return this.#label();
+    if (name === "label" || name === "decorative" || name === "done-label") return this.#label();
     if (name === "paused") return this.#update();
-    if (name === "background" || name === "src" || name === "loader") this.#background = null;
+    this.#follow = undefined;
+    this.#asking = null;
+    if (name === "session") { this.#announced = false; this.#label(); }
     // Anything else is another stream: leave, forget where this one was, join again.
     this.#leave();
     this.#ownLastId = null;
@@ -292,7 +336,7 @@ export class LoaderFramesElement extends HTMLElement {
 
   // Streams while connected, in view, the page shown and not paused.
   #update() {
-    const wanted = this.isConnected && this.#visible && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
+    const wanted = this.isConnected && this.#visible && !pageHidden && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
       && (this.hasAttribute("loader") || this.hasAttribute("session"));
     if (wanted && !this.#joined) this.#join();
     else if (!wanted && this.#joined) this.#leave();
@@ -304,11 +348,22 @@ export class LoaderFramesElement extends HTMLElement {
   #base() { return (this.getAttribute("src") || scriptOrigin).replace(/\/+$/, ""); }
   #fps() { return this.getAttribute("fps") || ""; }
 
-  // The loader's query: its params, and motion=reduced when the reader asks for it.
+  // The loader's query: its params; the color and background attributes
+  // unless params has them (no background unless asked for); motion=reduced
+  // when the reader asks for it.
   #query() {
     const query = new URLSearchParams(this.getAttribute("params") || "");
+    if (this.hasAttribute("color") && !query.has("color")) query.set("color", this.getAttribute("color"));
+    if (!query.has("background")) query.set("background", this.getAttribute("background") || "none");
     if (reducedMotion.matches && !query.has("motion")) query.set("motion", "reduced");
     return query;
+  }
+
+  // A colour given (params or the color attribute) is drawn as it is;
+  // otherwise the loader's default colour follows the page's.
+  #colourGiven() {
+    if (this.hasAttribute("session")) return false;
+    return this.hasAttribute("color") || new URLSearchParams(this.getAttribute("params") || "").has("color");
   }
 
   /** This element's `loader` value on a /streams connection. */
@@ -319,6 +374,7 @@ export class LoaderFramesElement extends HTMLElement {
 
   #join() {
     const base = this.#base();
+    catalogue(base);   // asked now, so that it is there by the first frame
     const session = this.getAttribute("session");
     if (!session && this.getAttribute("clock") !== "own") {
       this.#joined = Hub.for(base, this.#fps());
@@ -361,15 +417,15 @@ export class LoaderFramesElement extends HTMLElement {
   show(frame) {
     this.#frame = frame;
     this.#size(frame.width, frame.height);
-    this.#painter.paint(frame, this.#backgroundFor(frame.loader));
-    this.#svg.setAttribute("aria-busy", String(!frame.done));
+    this.#paint();
+    if (frame.done) this.#finished();
     this.dispatchEvent(new CustomEvent("frame", { detail: frame }));
   }
 
   /** The stream is over for good: `end`, with why. */
   ended(reason) {
     this.#leave();
-    this.#svg.setAttribute("aria-busy", "false");
+    if (reason === "done") this.#finished();
     this.dispatchEvent(new CustomEvent("end", { detail: { reason } }));
   }
 
@@ -379,18 +435,41 @@ export class LoaderFramesElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent("error", { detail: { status, ...(error || {}) } }));
   }
 
-  // The background attribute, else the loader's own (as frames.svg draws it).
-  #backgroundFor(name) {
-    const attribute = this.getAttribute("background");
-    if (attribute !== null) return attribute === "none" ? null : attribute;
-    if (this.#background === null) {
-      this.#background = "";
-      catalogue(this.#base()).then((entries) => {
-        this.#background = (entries.get(name) || {}).background || "";
-        if (this.#frame) this.#painter.paint(this.#frame, this.#background || null);
+  // The frame's background when it has one, nothing otherwise. Until the
+  // catalogue has said which colour follows the page nothing is drawn, so
+  // that the loader's own colour never flashes on a page of another.
+  #paint() {
+    const frame = this.#frame;
+    if (!frame) return;
+    if (this.#colourGiven()) this.#follow = null;
+    if (this.#follow === undefined) {
+      // One wait, however many frames come meanwhile; the latest is drawn.
+      const base = this.#base();
+      if (this.#asking === base) return;
+      this.#asking = base;
+      catalogue(base).then((colours) => {
+        if (this.#asking !== base) return;
+        this.#asking = null;
+        if (this.#follow !== undefined || base !== this.#base() || !this.#frame) return;
+        this.#follow = colours.get(this.#frame.loader) || null;
+        this.#paint();
       });
+      return;
     }
-    return this.#background || null;
+    this.#painter.paint(frame, frame.background || null, this.#follow);
+  }
+
+  // A session is over: said once, politely, then taken away.
+  #finished() {
+    if (this.#announced || !this.hasAttribute("session")) return;
+    this.#announced = true;
+    if (this.#decorative()) return;
+    const said = document.createElement("div");
+    said.textContent = this.getAttribute("done-label") || "Loaded";
+    const region = announcer();
+    if (!region) return;
+    region.append(said);
+    setTimeout(() => said.remove(), announcementTime);
   }
 
   // The canvas's size in CSS pixels unless the page sizes the element;
@@ -400,15 +479,45 @@ export class LoaderFramesElement extends HTMLElement {
     if (this.#style.dataset.size === key) return;
     this.#style.dataset.size = key;
     const box = width > 0 && height > 0 ? `width: ${width}px; aspect-ratio: ${width} / ${height};` : "width: 1em; aspect-ratio: 1;";
-    this.#style.textContent = `:host { display: inline-block; vertical-align: middle; ${box} }
+    this.#style.textContent = `:host { display: inline-block; vertical-align: middle; color: inherit; ${box} }
 :host([hidden]) { display: none; }
-svg { display: block; width: 100%; height: 100%; overflow: visible; }`;
+svg { display: block; width: 100%; height: 100%; overflow: visible; color: inherit; }`;
   }
 
-  #label() { this.#svg.setAttribute("aria-label", this.getAttribute("label") || "Loading"); }
+  // Decorative by choice (the text beside it says what is happening), or
+  // inside a control named by its content: Chromium would fold a
+  // progressbar's name into the control's ("Saving… Loading").
+  #decorative() { return this.hasAttribute("decorative") || !!this.closest(namedByContent); }
+
+  // A progress bar named by `label`; decorative, nothing at all. Set through
+  // ElementInternals, so the page's own role and aria-* attributes on the
+  // element still win.
+  #label() {
+    const decorative = this.#decorative();
+    this.#internals.role = decorative ? null : "progressbar";
+    this.#internals.ariaLabel = decorative ? null : this.getAttribute("label") || "Loading";
+    this.#internals.ariaHidden = decorative ? "true" : null;
+    // A live region inside the element would be hidden with it; the page's
+    // region is made now, before its first announcement.
+    if (!decorative && this.hasAttribute("session") && this.isConnected) announcer();
+  }
 }
 
 document.addEventListener("visibilitychange", () => { for (const player of players) player.restart(); });
+// A page kept in the back/forward cache keeps its scripts' fetches open
+// (and Chromium may refuse a page with open streams): close every stream
+// on pagehide, synchronously, and open them again when it is shown from the
+// cache (pageshow with persisted).
+addEventListener("pagehide", () => {
+  pageHidden = true;
+  for (const player of players) player.restart();
+  for (const hub of hubs.values()) hub.closeNow();
+});
+addEventListener("pageshow", () => {
+  if (!pageHidden) return;   // the first pageshow of a load: nothing was closed
+  pageHidden = false;
+  for (const player of players) player.restart();
+});
 reducedMotion.addEventListener("change", () => { for (const player of players) player.restart(); });
 
 if (!customElements.get("loader-frames")) customElements.define("loader-frames", LoaderFramesElement);

@@ -149,12 +149,23 @@ const cards = new Map();
 // "activity-indicator" → "Activity indicator": a card's title, not its slug.
 function humanTitle(name) { const words = name.replace(/-/g, " "); return words.charAt(0).toUpperCase() + words.slice(1); }
 
-// A card's loader query: its controls and the page's motion.
+// A card's loader query: its controls and the page's motion. A colour left
+// at the loader's default is not sent: <loader-frames> then draws it in the
+// page's colour (the stage's, on a stage of the loader's own background).
 function paramsOf(s) {
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(s.values)) p.set(k, v);
+  for (const [k, v] of Object.entries(s.values)) {
+    if (k === "color" && s.l.color && v.toUpperCase() === s.l.color) continue;
+    p.set(k, v);
+  }
   p.set("motion", reducedBox.checked ? "reduced" : "normal");
   return p;
+}
+
+// This page's background as #rrggbb (rgb() as computed; black if transparent).
+function pageBackground() {
+  const c = getComputedStyle(document.body).backgroundColor.match(/[\d.]+/g) || [0, 0, 0];
+  return "#" + c.slice(0, 3).map((v) => Math.round(Number(v)).toString(16).padStart(2, "0")).join("");
 }
 
 function addCard(l) {
@@ -162,12 +173,12 @@ function addCard(l) {
   card.className = "card";
   card.dataset.loader = l.name;
   card.dataset.frames = "0";
-  card.innerHTML = `<h2></h2><div class="origin"></div><div class="what"></div><div class="stage"><loader-frames background="none"></loader-frames></div><div class="controls"></div><div class="stats" aria-live="off"></div>`;
+  card.innerHTML = `<h2></h2><div class="origin"></div><div class="what"></div><div class="stage"><loader-frames></loader-frames></div><div class="controls"></div><div class="stats" aria-live="off"></div>`;
   card.querySelector("h2").textContent = l.title;
   card.querySelector(".what").textContent = l.what;
   card.querySelector(".origin").textContent = l.family ? `${l.family} · ${l.original}` : "";
   const stage = card.querySelector(".stage");
-  if (l.bg) stage.style.background = l.bg; else stage.style.outline = "1px solid var(--line)";
+  if (l.bg) { stage.style.background = l.bg; stage.style.color = l.color; } else stage.style.outline = "1px solid var(--line)";
   const player = card.querySelector("loader-frames");
   player.setAttribute("label", l.title);
   // The canvas's proportions from the start: the page does not shift when the first frame comes.
@@ -262,23 +273,28 @@ function usePanel(s) {
   const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
   const size = () => `width: ${s.l.canvas.width}px; height: ${s.l.canvas.height}px`;
   way("An image: animated SVG, no JavaScript", () => `<img src="${url("animation.svg")}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
-  way("<loader-frames>: live, on the shared clock", () =>
+  // A picture has no page colour to follow: its edges are blended against
+  // this page's background (the GIF's matte), as they would be on a page of it.
+  way("A picture: animated GIF, edges blended for this page's background", () =>
+    `<img src="${url("animation.gif", "matte=" + encodeURIComponent(pageBackground()))}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
+  way("<loader-frames>: live, on the shared clock, transparent, in the page's colour", () =>
     `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}></loader-frames>`);
   way("CSS and HTML: no JavaScript, honours prefers-reduced-motion", null);
+  const css = ways[ways.length - 1];
   way("Lottie (lottie-web; the same file plays in lottie-ios and lottie-android)", () =>
     `<div id="loader" style="${size()}"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json")}",\n  });\n</` + `script>`);
   way("Files: every export of this loader as it is now", () =>
     exportFiles.map((e) => `${e.title}: ${url(e.file)}`).join("\n"));
   way("EventSource: the frames themselves", () =>
-    `<svg id="loader" style="${size()}"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => painter.paint(JSON.parse(e.data), null));\n</` + `script>`);
+    `<svg id="loader" style="${size()}"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`);
   let html = null;
   const refresh = async () => {
     for (const w of ways) if (w.text) w.pre.textContent = w.text();
     if (!panel.open) return;
     const mine = html = url("animation.html");
-    ways[2].pre.textContent = "…";
+    css.pre.textContent = "…";
     const r = await fetch(mine);
-    if (mine === html) ways[2].pre.textContent = r.ok ? await r.text() : "could not load: " + r.status;
+    if (mine === html) css.pre.textContent = r.ok ? await r.text() : "could not load: " + r.status;
   };
   panel.addEventListener("toggle", refresh);
   s.use = { refresh };
@@ -410,7 +426,7 @@ for (const entry of catalog.loaders) {
   const display = known ? known.size : 120;
   addCard({
     name: entry.name, title: known ? known.title : humanTitle(entry.name), what: known && known.what ? known.what : entry.description,
-    bg: entry.background || null, canvas: entry.canvas, family: entry.family, original: entry.original,
+    bg: entry.background || null, color: colour ? colour.default.toUpperCase() : null, canvas: entry.canvas, family: entry.family, original: entry.original,
     width: Math.round(display * entry.canvas.width / longest),
     controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
     session: known && known.session,
