@@ -186,7 +186,7 @@ extension PictureTests {
         let app = TestApp()
         let css = try get(app, "/loaders/typing/animation.css")
         #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
-        #expect(css.text.contains("--ld-color: #FFFFFF; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
+        #expect(css.text.contains("--ld-color: currentColor; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
         #expect(css.text.contains("animation-duration: calc(6000ms / var(--ld-speed))"))
         let html = try get(app, "/loaders/typing/animation.html?label=Sending%20%3Cmessage%3E")
         #expect(html.status == 200 && html.headers["content-type"] == "text/html; charset=utf-8")

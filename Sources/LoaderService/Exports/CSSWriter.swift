@@ -9,6 +9,9 @@ import LoaderEngine
 /// `motion=reduced` loop. The container's top-left is the canvas origin, in
 /// CSS pixels; `--ld-color`, `--ld-speed` and `--ld-scale` on it are the
 /// loader's colour, a speed factor and a size factor a page can override.
+/// `--ld-color` is `currentColor` (the surrounding text's colour) unless
+/// the request gave `color`: the elements drawn in the loader's colour
+/// follow the page, the others keep their own.
 ///
 /// Each node is the drawn shape itself: a circle is never turned (its box
 /// stays tight); a rect is turned and scaled by its transform; a ring is a
@@ -24,6 +27,8 @@ struct CSSWriter {
     let name: String
     let normal: SampledLoop
     let reduced: SampledLoop
+    /// Whether the request gave `color`: `--ld-color` is then that colour, not `currentColor`.
+    var colorGiven = false
 
     var prefix: String { "ld-" + name }
 
@@ -80,12 +85,13 @@ struct CSSWriter {
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let loader = normal.loader
         let color = loader.parameters.color("color")
+        let ldColor = colorGiven ? color.description : "currentColor"
         var out = """
         /* \(name): one loop of \(SVG.n(normal.duration)) s from t = \(SVG.n(normal.start)) s (reduced motion: \(SVG.n(reduced.duration)) s from t = \(SVG.n(reduced.start)) s), from loaderd. */
         @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
-        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.definition.background.map { " background: \($0);" } ?? "") }
+        .\(prefix) { --ld-color: \(ldColor); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.definition.background.map { " background: \($0);" } ?? "") }
         .\(prefix) > div { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
         .\(prefix) [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; }
 

@@ -113,8 +113,12 @@ extension LoaderService {
             throw ServiceError(.badRequest, "too_costly",
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
+        // The loader's `color` when the query gives it (CSS and HTML paint
+        // in the page's colour otherwise); no export takes an option of that name.
+        var loopOptions = options
+        if let color = items.first(where: { $0.name == "color" }) { loopOptions["color"] = color.value }
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
-        return runHeavy(for: client) { [self, from, options] _ in
+        return runHeavy(for: client) { [self, from, options = loopOptions] _ in
             guard let loop = try? SampledLoop.loop(for: definition, parameters: items, from: from),
                   let reduced = export.needsReducedLoop
                     ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
