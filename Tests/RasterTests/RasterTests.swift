@@ -250,3 +250,36 @@ struct GIFPaletteTests {
         }
     }
 }
+
+struct GIFDeltaTests {
+    /// A viewer's canvas through the frames as written (each drawn in its
+    /// rectangle, the clear index keeping what is there, then its
+    /// rectangle cleared where it is disposed of) shows every frame
+    /// exactly: dots that move, appear, vanish and come back, on nothing.
+    @Test func theRectanglesOfChangeShowEveryFrame() {
+        let w = 23, h = 17, clear: UInt8 = 9
+        var seed: UInt32 = 7
+        var frames: [GIF.Frame] = []
+        for k in 0..<40 {
+            var indices = [UInt8](repeating: clear, count: w * h)
+            for d in 0..<3 where (k + d) % 5 != 0 {       // each dot gone one frame in five
+                seed = seed &* 1_103_515_245 &+ 12345
+                let cx = (k * (d + 1) + Int(seed >> 16) % 3) % w, cy = (d * 5 + k / 3) % h
+                for y in max(0, cy - 2)...min(h - 1, cy + 2) { for x in max(0, cx - 2)...min(w - 1, cx + 2) { indices[y * w + x] = UInt8(d + k % 2) } }
+            }
+            frames.append(GIF.Frame(indices: indices, delay: 2))
+        }
+        let parts = GIF.deltas(width: w, height: h, clear: clear, frames: frames)
+        #expect(parts[0].box.width == w && parts[0].box.height == h)
+        var canvas = [UInt8](repeating: clear, count: w * h)
+        for (k, part) in parts.enumerated() {
+            let b = part.box
+            #expect(part.indices.count == b.width * b.height && b.x + b.width <= w && b.y + b.height <= h)
+            for y in 0..<b.height { for x in 0..<b.width where part.indices[y * b.width + x] != clear { canvas[(b.y + y) * w + b.x + x] = part.indices[y * b.width + x] } }
+            #expect(canvas == frames[k].indices, "frame \(k)")
+            if part.dispose { for y in b.y..<(b.y + b.height) { for x in b.x..<(b.x + b.width) { canvas[y * w + x] = clear } } }
+        }
+        // Later frames are smaller than the picture.
+        #expect(parts.dropFirst().map { $0.box.width * $0.box.height }.reduce(0, +) < (parts.count - 1) * w * h)
+    }
+}

@@ -70,7 +70,8 @@ struct GIFExport: LoaderExport {
         }
         var counts: [UInt32: Int] = [:]
         for frame in perFrame { counts.merge(frame.counts, uniquingKeysWith: +) }
-        var palette = GIF.palette(counts, transparency: perFrame.contains { $0.transparency })
+        // A transparent entry also where nothing is clear: later frames keep what stays with it.
+        var palette = GIF.palette(counts, transparency: times.count > 1 || perFrame.contains { $0.transparency })
         palette.learn(counts.keys)
         let indexed = concurrentMap(times.count) { [palette] i in
             let px = keep ? kept[i].pixels : image(i).pixels
