@@ -222,6 +222,35 @@ struct PNGTests {
         #expect(Array(fcTLs[1][0..<20]) == [0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1])
         #expect(Array(fcTLs[1][24..<26]) == [0, 0])   // dispose none, blend source
     }
+
+    /// The chunks of an APNG by type, in order.
+    func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])] {
+        var found: [(String, [UInt8])] = [], at = 8
+        while at + 8 <= png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            found.append((String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self), Array(png[(at + 8)..<(at + 8 + length)])))
+            at += 12 + length
+        }
+        return found
+    }
+
+    /// Frames of at most 256 colours are written with a palette (colour
+    /// type 3): PLTE holds each colour, tRNS its alpha, sorted; past 256
+    /// colours the frames stay RGBA (colour type 6).
+    @Test func fewColoursAreAPalette() {
+        let few = RGBAImage(width: 4, height: 1, pixels: [0, 0, 0, 0, 98, 0, 238, 128, 98, 0, 238, 255, 98, 0, 238, 128])
+        var other = few
+        other.pixels[0..<4] = [98, 0, 238, 64]
+        let paletted = chunks(PNG.encodeAnimation([(few, (1, 10)), (other, (1, 10))]))
+        #expect(paletted.map(\.type) == ["IHDR", "PLTE", "tRNS", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "IEND"])
+        #expect(paletted[0].data[8...9] == [8, 3])
+        #expect(paletted[1].data == [0, 0, 0, 98, 0, 238, 98, 0, 238, 98, 0, 238])
+        #expect(paletted[2].data == [0, 64, 128, 255])
+        var many = RGBAImage(width: 257, height: 1, pixels: [UInt8](repeating: 255, count: 257 * 4))
+        for x in 0..<257 { many.pixels[4 * x] = UInt8(x % 256); many.pixels[4 * x + 1] = UInt8(x / 256) }
+        let rgba = chunks(PNG.encodeAnimation([(many, (1, 10))]))
+        #expect(rgba.map(\.type) == ["IHDR", "acTL", "fcTL", "IDAT", "IEND"] && rgba[0].data[8...9] == [8, 6])
+    }
 }
 
 struct GIFPaletteTests {
