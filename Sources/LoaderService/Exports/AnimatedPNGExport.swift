@@ -11,7 +11,7 @@ struct AnimatedPNGExport: LoaderExport {
     let operationName = "AnimationPNG"
     let options = [PictureSize.dprOption(default: FrameTimes.defaultDPR), FrameTimes.fpsOption(max: 60)]
     func summary(_ label: String, loop: String) -> String {
-        "An animated PNG (APNG, 8-bit RGBA) of \(label): \(loop), at fps frames a second (default 30; without fps, fewer where a long or large loop would pass a limit: the Loader-Frame-Rate header says the rate drawn) and dpr pixels a point (default 1, the canvas); frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
+        "An animated PNG (APNG: 8-bit RGBA, or 8-bit indices into a palette with alphas where it holds at most 256 colours) of \(label): \(loop), at fps frames a second (default 30; without fps, fewer where a long or large loop would pass a limit: the Loader-Frame-Rate header says the rate drawn) and dpr pixels a point (default 1, the canvas); frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
     }
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
         let size = try PictureSize(loader, options)
