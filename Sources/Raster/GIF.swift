@@ -103,6 +103,12 @@ public enum GIF {
     }
 
     /// The file: `width` × `height`, the palette, the frames, looping for ever.
+    /// With a transparent entry, each frame after the first is the rectangle
+    /// of what changed on the canvas, pixels that stay written as the
+    /// transparent index (kept, and long runs of one code for LZW); a frame
+    /// before one that clears pixels is disposed of (its rectangle, grown
+    /// to hold them, cleared) and the rest kept. Without one, every frame
+    /// is whole.
     public static func encode(width: Int, height: Int, palette: Palette, frames: [Frame]) -> [UInt8] {
         var bits = 1
         while 1 << bits < palette.colors.count { bits += 1 }
@@ -116,14 +122,16 @@ public enum GIF {
         // NETSCAPE2.0: loop for ever.
         out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
         let minimum = max(2, bits)
-        let compressed = concurrentMap(frames.count) { i in lzw(frames[i].indices, minimumCodeSize: minimum) }
-        for (frame, data) in zip(frames, compressed) {
-            // Graphic control: each frame replaces the whole canvas (with
-            // transparency, the last is cleared first).
-            let disposal: UInt8 = palette.transparent != nil ? 2 : 1
+        let parts = palette.transparent.map { deltas(width: width, height: height, clear: UInt8($0), frames: frames) }
+            ?? frames.map { Part(box: Box(x: 0, y: 0, width: width, height: height), indices: $0.indices, dispose: false) }
+        let compressed = concurrentMap(parts.count) { i in lzw(parts[i].indices, minimumCodeSize: minimum) }
+        for (i, data) in compressed.enumerated() {
+            let part = parts[i]
+            // Graphic control: disposal 1 keeps the frame, 2 clears its rectangle.
+            let disposal: UInt8 = part.dispose ? 2 : 1
             out += [0x21, 0xF9, 4, disposal << 2 | (palette.transparent != nil ? 1 : 0)]
-            out += le16(frame.delay) + [UInt8(palette.transparent ?? 0), 0]
-            out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0]
+            out += le16(frames[i].delay) + [UInt8(palette.transparent ?? 0), 0]
+            out += [0x2C] + le16(part.box.x) + le16(part.box.y) + le16(part.box.width) + le16(part.box.height) + [0]
             out.append(UInt8(minimum))
             var start = 0
             while start < data.count {
@@ -136,6 +144,95 @@ public enum GIF {
         }
         out.append(0x3B)
         return out
+    }
+
+    struct Box {
+        var x: Int, y: Int, width: Int, height: Int
+        var isEmpty: Bool { width <= 0 || height <= 0 }
+        func union(_ o: Box) -> Box {
+            if isEmpty { return o }
+            if o.isEmpty { return self }
+            let x0 = min(x, o.x), y0 = min(y, o.y)
+            return Box(x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)
+        }
+    }
+
+    /// A frame as written: its rectangle, its indices there, and whether
+    /// its rectangle is cleared after it shows.
+    struct Part {
+        var box: Box
+        var indices: [UInt8]
+        var dispose: Bool
+    }
+
+    /// The rectangle holding every pixel where `test` holds.
+    static func bounds(width: Int, height: Int, _ test: (Int) -> Bool) -> Box {
+        var minX = width, maxX = -1, minY = height, maxY = -1
+        for y in 0..<height {
+            let line = y * width
+            for x in 0..<width where test(line + x) {
+                minX = min(minX, x); maxX = max(maxX, x)
+                minY = min(minY, y); maxY = y
+            }
+        }
+        return maxX < 0 ? Box(x: 0, y: 0, width: 0, height: 0) : Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// The frames as rectangles of change over what the viewer shows. The
+    /// first is whole, and the first shown again when the loop restarts
+    /// (viewers draw it on a clear canvas). Before frame k + 1, the canvas
+    /// is frame k, its rectangle cleared where frame k is disposed of: it
+    /// is, exactly where frame k + 1 clears a pixel that frame k shows,
+    /// its rectangle grown to hold those pixels (what else it clears,
+    /// frame k + 1 draws again).
+    static func deltas(width: Int, height: Int, clear: UInt8, frames: [Frame]) -> [Part] {
+        let whole = Box(x: 0, y: 0, width: width, height: height)
+        guard frames.count > 1 else { return frames.map { Part(box: whole, indices: $0.indices, dispose: false) } }
+        // Each frame's rectangle and disposal, in order.
+        var boxes = [whole], disposals: [Bool] = []
+        for k in 0..<frames.count {
+            let shown = frames[k].indices
+            if k + 1 < frames.count {
+                let next = frames[k + 1].indices
+                let cleared = bounds(width: width, height: height) { shown[$0] != clear && next[$0] == clear }
+                disposals.append(!cleared.isEmpty)
+                if !cleared.isEmpty { boxes[k] = boxes[k].union(cleared) }
+                // The canvas after frame k and its disposal.
+                var after = shown
+                if disposals[k] {
+                    let b = boxes[k]
+                    for y in b.y..<(b.y + b.height) { for x in b.x..<(b.x + b.width) { after[y * width + x] = clear } }
+                }
+                var changed = bounds(width: width, height: height) { after[$0] != next[$0] }
+                if changed.isEmpty { changed = Box(x: 0, y: 0, width: 1, height: 1) }
+                boxes.append(changed)
+            } else {
+                disposals.append(false)
+            }
+        }
+        // Each frame's indices in its rectangle: what the canvas already
+        // shows there is written clear (kept).
+        var canvases: [[UInt8]?] = [nil]
+        for k in 1..<frames.count {
+            var after = frames[k - 1].indices
+            if disposals[k - 1] {
+                let b = boxes[k - 1]
+                for y in b.y..<(b.y + b.height) { for x in b.x..<(b.x + b.width) { after[y * width + x] = clear } }
+            }
+            canvases.append(after)
+        }
+        return concurrentMap(frames.count) { [boxes, canvases, disposals] k in
+            let b = boxes[k], target = frames[k].indices
+            guard let canvas = canvases[k] else { return Part(box: b, indices: target, dispose: disposals[k]) }
+            var indices = [UInt8](repeating: clear, count: b.width * b.height)
+            for y in 0..<b.height {
+                for x in 0..<b.width {
+                    let p = (b.y + y) * width + b.x + x
+                    if canvas[p] != target[p] { indices[y * b.width + x] = target[p] }
+                }
+            }
+            return Part(box: b, indices: indices, dispose: disposals[k])
+        }
     }
 
     static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }

@@ -15,12 +15,22 @@ public enum PNG {
 
     /// An animation that loops for ever: each frame shown `delay` seconds
     /// (as a fraction: numerator and denominator, each below 65,536), the
-    /// first also the still image that viewers without APNG show.
+    /// first also the still image that viewers without APNG show. Where the
+    /// frames hold at most 256 colours (RGBA), they are written as indices
+    /// into a palette with their alphas (colour type 3, PLTE and tRNS): the
+    /// same pixels in a quarter of the bytes.
     public static func encodeAnimation(_ frames: [(image: RGBAImage, delay: (UInt16, UInt16))]) -> [UInt8] {
         precondition(!frames.isEmpty)
         let width = frames[0].image.width, height = frames[0].image.height
         var out = signature
-        chunk("IHDR", header(width, height), into: &out)
+        let palette = Self.palette(frames.map(\.image))
+        if let palette {
+            chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 3, 0, 0, 0], into: &out)
+            chunk("PLTE", palette.colors.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF)] }, into: &out)
+            chunk("tRNS", palette.colors.map { UInt8($0 & 0xFF) }, into: &out)
+        } else {
+            chunk("IHDR", header(width, height), into: &out)
+        }
         chunk("acTL", be32(UInt32(frames.count)) + be32(0), into: &out)   // 0 plays: for ever
         // Frame i's chunks are numbered 2i - 1 (fcTL) and 2i (fdAT) after the
         // first frame's fcTL (0) and IDAT; so each frame is written apart.
@@ -36,7 +46,7 @@ public enum PNG {
             var out: [UInt8] = []
             chunk("fcTL", control, into: &out)
             let part = box.width == width && box.height == height ? frame.image : frame.image.cropped(box)
-            let data = Deflate.zlib(filtered(part))
+            let data = Deflate.zlib(palette.map { indexed(part, $0) } ?? filtered(part))
             if index == 0 {
                 chunk("IDAT", data, into: &out)
             } else {
@@ -46,6 +56,50 @@ public enum PNG {
         }
         for part in parts { out += part }
         chunk("IEND", [], into: &out)
+        return out
+    }
+
+    /// The colours of the frames (RGBA as 0xRRGGBBAA), sorted, and each
+    /// one's index; nil past 256 colours.
+    struct Palette: Sendable {
+        var colors: [UInt32]
+        var index: [UInt32: UInt8]
+    }
+
+    static func palette(_ images: [RGBAImage]) -> Palette? {
+        var seen = Set<UInt32>()
+        for image in images {
+            let found: Bool = image.pixels.withUnsafeBytes { p in
+                var last: UInt32? = nil
+                for i in 0..<(image.width * image.height) {
+                    let c = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+                    if c == last { continue }
+                    last = c
+                    if seen.insert(c).inserted && seen.count > 256 { return false }
+                }
+                return true
+            }
+            if !found { return nil }
+        }
+        let colors = seen.sorted()
+        return Palette(colors: colors, index: Dictionary(uniqueKeysWithValues: colors.enumerated().map { ($1, UInt8($0)) }))
+    }
+
+    /// The rows as palette indices, each after filter type 0 (None: the
+    /// filters that predict from neighbours rarely help indices).
+    static func indexed(_ image: RGBAImage, _ palette: Palette) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: (image.width + 1) * image.height)
+        image.pixels.withUnsafeBytes { p in
+            var last: (UInt32, UInt8)? = nil
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let c = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4 * (y * image.width + x), as: UInt32.self))
+                    let i: UInt8
+                    if let last, last.0 == c { i = last.1 } else { i = palette.index[c] ?? 0; last = (c, i) }
+                    out[y * (image.width + 1) + 1 + x] = i
+                }
+            }
+        }
         return out
     }
 

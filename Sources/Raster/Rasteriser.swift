@@ -75,7 +75,7 @@ public struct Rasteriser {
                     if a >= 1 {              // opaque, as most pixels are where anything is: no division
                         out[i] = byte(color[i] * 255); out[i + 1] = byte(color[i + 1] * 255); out[i + 2] = byte(color[i + 2] * 255)
                         out[i + 3] = 255
-                    } else if a > 0 {
+                    } else if a * 255 >= 0.5 {   // an alpha that rounds to 0 is (0, 0, 0, 0): one transparent colour
                         let k = 255 / a
                         out[i] = byte(color[i] * k); out[i + 1] = byte(color[i + 1] * k); out[i + 2] = byte(color[i + 2] * k)
                         out[i + 3] = byte(a * 255)

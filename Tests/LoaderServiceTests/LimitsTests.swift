@@ -58,23 +58,32 @@ import Testing
     }
 
     /// A picture's work counts each element over every pixel of a frame
-    /// (docs/LOADERS.md). Typing's loop (300 frames of 13 units, 140 × 40
-    /// pixels at dpr 2) costs 300 × (13 × (1 + 5600 / 24) + 5600 / 4),
-    /// 1,332,600 units: with dpr 2 asked, past a limit of 400,000 it is
-    /// refused; without dpr, it is drawn at a dpr that fits.
-    @Test func anAnimationWithoutDprIsDrawnSmallerToFitItsWork() throws {
+    /// (docs/LOADERS.md). Typing's loop at dpr 2 (180 frames of 13 units
+    /// at 30 fps, 140 × 40 pixels) costs 180 × (13 × (1 + 5600 / 24) +
+    /// 5600 / 4), 799,560 units (a GIF twice that): with fps asked, past a
+    /// limit of 400,000 it is refused; without, it is drawn with fewer
+    /// frames, never fewer pixels, and Loader-Frame-Rate says how many.
+    @Test func anAnimationWithoutFpsIsDrawnAtAFrameRateThatFits() throws {
         let app = TestApp { $0.maxWorkPerRequest = 400_000 }
         for file in ["animation.png", "animation.gif"] {
-            let refused = try get(app, "/loaders/typing/\(file)?dpr=2")
+            let refused = try get(app, "/loaders/typing/\(file)?dpr=2&fps=30")
             #expect(try refused.status == 400 && decodeError(refused).code == "too_costly", "\(file)")
-            let fitted = try get(app, "/loaders/typing/\(file)")
-            #expect(fitted.status == 200, "\(file)")
-            // The width: PNG's IHDR (bytes 16 to 19, big-endian), GIF's screen descriptor (bytes 6 and 7, little-endian).
-            let b = fitted.body
-            let width = file.hasSuffix(".png") ? Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19]) : Int(b[6]) | Int(b[7]) << 8
-            #expect(width > 35 && width < 140, "\(file): \(width) pixels wide")
+            for (query, pixels) in [("?dpr=2", 140), ("", 70)] {
+                let fitted = try get(app, "/loaders/typing/\(file)\(query)")
+                #expect(fitted.status == 200, "\(file)\(query)")
+                // The width: PNG's IHDR (bytes 16 to 19, big-endian), GIF's screen descriptor (bytes 6 and 7, little-endian).
+                let b = fitted.body
+                let width = file.hasSuffix(".png") ? Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19]) : Int(b[6]) | Int(b[7]) << 8
+                #expect(width == pixels, "\(file)\(query): \(width) pixels wide")
+                let rate = Double(fitted.headers["loader-frame-rate"] ?? "") ?? 0
+                #expect(query.isEmpty && file.hasSuffix(".png") ? rate == 30 : rate > 1 && rate < 30, "\(file)\(query): \(rate) frames a second")
+            }
         }
-        #expect(try get(TestApp(), "/loaders/typing/animation.png?dpr=2").status == 200)
+        #expect(try get(TestApp(), "/loaders/typing/animation.png?dpr=2").headers["loader-frame-rate"] == "30")
+        #expect(try get(TestApp(), "/loaders/typing/animation.gif?fps=12.5").headers["loader-frame-rate"] == "12.5")
+        // A page on another origin reads it.
+        let cors = try get(TestApp(), "/loaders/typing/animation.png?fps=2", ["Origin": "https://example.com"])
+        #expect(cors.headers["access-control-expose-headers"]?.contains("Loader-Frame-Rate") == true)
     }
 
     /// A preview's stream computes frames no other stream shares: it is

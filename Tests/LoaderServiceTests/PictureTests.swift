@@ -49,7 +49,7 @@ struct PictureTests {
         }
     }
 
-    @Test func aFrameAsSVGHoldsEveryElement() throws {
+    @Test func anSVGIsTheCanvasAndShowsWhatReachesPastIt() throws {
         let app = TestApp()
         let r = try get(app, "/loaders/switch/frames.svg?t=0")
         #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
@@ -58,9 +58,12 @@ struct PictureTests {
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.contains("fill=\"#000000\""))  // white dots on black
         #expect(count("<circle", in: svg) == 3)
-        // dot0 sits on the left edge at t=0: the box reaches past x=0 by its radius.
-        let box = viewBox(svg)
-        #expect(box.count == 4 && box[0] <= -4 && box[0] + box[2] >= 84)
+        // dot0 sits on the left edge at t=0, half past the canvas: the
+        // picture is the canvas all the same, and what reaches past it shows.
+        #expect(viewBox(svg) == [0, 0, 80, 80])
+        #expect(svg.contains("width=\"80\" height=\"80\" overflow=\"visible\""))
+        let animation = try get(app, "/loaders/typing/animation.svg").text
+        #expect(viewBox(animation) == [0, 0, 70, 20] && animation.contains("width=\"70\" height=\"20\" overflow=\"visible\""))
         let web = try get(app, "/loaders/web/frames?t=0.4&progress=0.1", ["Accept": "image/svg+xml"])
         // No background of its own; the parameter draws one.
         #expect(web.headers["content-type"] == "image/svg+xml" && !web.text.contains("<rect"))
@@ -191,7 +194,7 @@ extension PictureTests {
         let app = TestApp()
         let css = try get(app, "/loaders/typing/animation.css")
         #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
-        #expect(css.text.contains("--ld-color: #FFFFFF; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
+        #expect(css.text.contains("--ld-color: currentColor; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
         #expect(css.text.contains("animation-duration: calc(6000ms / var(--ld-speed))"))
         let html = try get(app, "/loaders/typing/animation.html?label=Sending%20%3Cmessage%3E")
         #expect(html.status == 200 && html.headers["content-type"] == "text/html; charset=utf-8")

@@ -222,6 +222,35 @@ struct PNGTests {
         #expect(Array(fcTLs[1][0..<20]) == [0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1])
         #expect(Array(fcTLs[1][24..<26]) == [0, 0])   // dispose none, blend source
     }
+
+    /// The chunks of an APNG by type, in order.
+    func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])] {
+        var found: [(String, [UInt8])] = [], at = 8
+        while at + 8 <= png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            found.append((String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self), Array(png[(at + 8)..<(at + 8 + length)])))
+            at += 12 + length
+        }
+        return found
+    }
+
+    /// Frames of at most 256 colours are written with a palette (colour
+    /// type 3): PLTE holds each colour, tRNS its alpha, sorted; past 256
+    /// colours the frames stay RGBA (colour type 6).
+    @Test func fewColoursAreAPalette() {
+        let few = RGBAImage(width: 4, height: 1, pixels: [0, 0, 0, 0, 98, 0, 238, 128, 98, 0, 238, 255, 98, 0, 238, 128])
+        var other = few
+        other.pixels[0..<4] = [98, 0, 238, 64]
+        let paletted = chunks(PNG.encodeAnimation([(few, (1, 10)), (other, (1, 10))]))
+        #expect(paletted.map(\.type) == ["IHDR", "PLTE", "tRNS", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "IEND"])
+        #expect(paletted[0].data[8...9] == [8, 3])
+        #expect(paletted[1].data == [0, 0, 0, 98, 0, 238, 98, 0, 238, 98, 0, 238])
+        #expect(paletted[2].data == [0, 64, 128, 255])
+        var many = RGBAImage(width: 257, height: 1, pixels: [UInt8](repeating: 255, count: 257 * 4))
+        for x in 0..<257 { many.pixels[4 * x] = UInt8(x % 256); many.pixels[4 * x + 1] = UInt8(x / 256) }
+        let rgba = chunks(PNG.encodeAnimation([(many, (1, 10))]))
+        #expect(rgba.map(\.type) == ["IHDR", "acTL", "fcTL", "IDAT", "IEND"] && rgba[0].data[8...9] == [8, 6])
+    }
 }
 
 struct GIFPaletteTests {
@@ -248,5 +277,38 @@ struct GIFPaletteTests {
             #expect(a.colors.count == 256)   // 255 and the transparent entry, or 256
             #expect(rgb(a) == rgb(b) && a.transparent == b.transparent)
         }
+    }
+}
+
+struct GIFDeltaTests {
+    /// A viewer's canvas through the frames as written (each drawn in its
+    /// rectangle, the clear index keeping what is there, then its
+    /// rectangle cleared where it is disposed of) shows every frame
+    /// exactly: dots that move, appear, vanish and come back, on nothing.
+    @Test func theRectanglesOfChangeShowEveryFrame() {
+        let w = 23, h = 17, clear: UInt8 = 9
+        var seed: UInt32 = 7
+        var frames: [GIF.Frame] = []
+        for k in 0..<40 {
+            var indices = [UInt8](repeating: clear, count: w * h)
+            for d in 0..<3 where (k + d) % 5 != 0 {       // each dot gone one frame in five
+                seed = seed &* 1_103_515_245 &+ 12345
+                let cx = (k * (d + 1) + Int(seed >> 16) % 3) % w, cy = (d * 5 + k / 3) % h
+                for y in max(0, cy - 2)...min(h - 1, cy + 2) { for x in max(0, cx - 2)...min(w - 1, cx + 2) { indices[y * w + x] = UInt8(d + k % 2) } }
+            }
+            frames.append(GIF.Frame(indices: indices, delay: 2))
+        }
+        let parts = GIF.deltas(width: w, height: h, clear: clear, frames: frames)
+        #expect(parts[0].box.width == w && parts[0].box.height == h)
+        var canvas = [UInt8](repeating: clear, count: w * h)
+        for (k, part) in parts.enumerated() {
+            let b = part.box
+            #expect(part.indices.count == b.width * b.height && b.x + b.width <= w && b.y + b.height <= h)
+            for y in 0..<b.height { for x in 0..<b.width where part.indices[y * b.width + x] != clear { canvas[(b.y + y) * w + b.x + x] = part.indices[y * b.width + x] } }
+            #expect(canvas == frames[k].indices, "frame \(k)")
+            if part.dispose { for y in b.y..<(b.y + b.height) { for x in b.x..<(b.x + b.width) { canvas[y * w + x] = clear } } }
+        }
+        // Later frames are smaller than the picture.
+        #expect(parts.dropFirst().map { $0.box.width * $0.box.height }.reduce(0, +) < (parts.count - 1) * w * h)
     }
 }

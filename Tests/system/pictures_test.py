@@ -21,6 +21,11 @@
    ever, the delays add up to the loop's length to the hundredth, and every
    frame is within its palette's reach of frames.png at its moment (30 dB on
    opaque pixels), the last one frame interval before the loop's end.
+4b. A GIF without matte on no background (the `faded` loader defined
+   here: dots at opacity 0.3, 0.45, 0.55 and 0.7 and one fading in and out):
+   at each of its frames' moments, a pixel is opaque in the GIF exactly
+   where frames.png has alpha >= 128 (opacity counts as coverage does), in
+   frames.png's colour, and transparent elsewhere.
 5. Limits: dpr 5, fps 61, a too large picture: 400 with a JSON error.
 6. In Chromium: frames.png, animation.png and animation.gif of every
    loader decode (WebCodecs' ImageDecoder) at Pillow's size and frame
@@ -37,6 +42,16 @@ import numpy as np
 from PIL import Image
 
 from loaderd_process import start_with_definitions
+
+# Shapes partly opaque on no background, for the GIF's rule without matte.
+FADED = {
+    "format": 1, "name": "faded", "summary": "A test loader: dots at fixed opacities and one fading, on nothing.",
+    "canvas": {"width": 60, "height": 20}, "color": "#2060C0",
+    "layers": [{"type": "circle", "id": f"dot{i}", "position": [6 + 12 * i, 10], "diameter": 11, "opacity": o}
+               for i, o in enumerate((0.3, 0.45, 0.55, 0.7))]
+              + [{"type": "circle", "id": "fade", "position": [54, 10], "diameter": 11,
+                  "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0], "duration": 1, "repeatCount": "infinity"}]}],
+}
 
 failures = []
 
@@ -249,7 +264,7 @@ def main():
         out = subprocess.run([bench, "zlib"], input=data, capture_output=True, check=True).stdout
         check(zlib.decompress(out) == data, f"deflate: {len(data)} bytes -> {len(out)}, inflated by zlib to the same bytes")
 
-    server, base = start_with_definitions(binary)
+    server, base = start_with_definitions(binary, FADED)
     try:
         loaders = json.loads(get(base, "/loaders"))["loaders"]
         # 2. frames.png against the reference (the pictures kept for Chromium).
@@ -337,6 +352,23 @@ def main():
                     lowest = min(lowest, psnr(gframes[i][opaque][:, :3], want[opaque][:, :3]))
             good = gif.info.get("loop") == 0 and abs(sum(gdelays) - round(duration * 100) * 10) < 1 and lowest >= 30
             check(good, f"{name} animation.gif: loops {gif.info.get('loop')}, {len(gframes)} frames, {sum(gdelays)} ms for {duration} s; every frame's opaque pixels against frames.png: {lowest:.1f} dB at worst")
+
+        # 4b. The GIF's rule without matte: opaque where the PNG's alpha is at
+        # least half, in its colour (one colour: the palette holds it exactly).
+        gif = Image.open(io.BytesIO(get(base, "/loaders/faded/animation.gif?fps=10&dpr=2&from=0")))
+        elapsed, compared, wrong = 0, 0, []
+        for i in range(getattr(gif, "n_frames", 1)):
+            gif.seek(i)
+            g = np.asarray(gif.convert("RGBA"))
+            t = round(elapsed / 10) / 10   # frames at tenths of a second: delays are whole hundredths
+            p = np.asarray(Image.open(io.BytesIO(get(base, f"/loaders/faded/frames.png?t={t}&dpr=2"))).convert("RGBA"))
+            kept = p[..., 3] >= 128
+            if not np.array_equal(g[..., 3] == 255, kept) or not np.all((g[..., 3] == 0) | (g[..., 3] == 255)) \
+                    or not np.array_equal(g[kept][:, :3], p[kept][:, :3]):
+                wrong.append(t)
+            compared += 1
+            elapsed += gif.info.get("duration", 0) // 10
+        check(not wrong and compared >= 5, f"faded animation.gif without matte: {compared} frames, opaque exactly where frames.png's alpha >= 128, in its colour; wrong at t = {wrong}")
 
         # 6. In Chromium: each picture loads as an image of its size and
         # frame count (WebCodecs' ImageDecoder); frames.png against Chromium's

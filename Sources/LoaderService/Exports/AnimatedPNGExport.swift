@@ -2,16 +2,16 @@ import LoaderEngine
 import Raster
 
 /// `animation.png`: the loop as an animated PNG (APNG), full alpha, at
-/// `fps` frames a second (default 50) and `dpr` pixels a point.
+/// `fps` frames a second (default 30) and `dpr` pixels a point (default 1).
 struct AnimatedPNGExport: LoaderExport {
     let file = "animation.png"
     let title = "Animated PNG"
     let mediaType = "image/png"
     let source = ExportSource.frames
     let operationName = "AnimationPNG"
-    let options = [PictureSize.dprOption, FrameTimes.fpsOption(max: 60)]
+    let options = [PictureSize.dprOption(default: FrameTimes.defaultDPR), FrameTimes.fpsOption(max: 60)]
     func summary(_ label: String, loop: String) -> String {
-        "An animated PNG (APNG, 8-bit RGBA) of \(label): \(loop), at fps frames a second (default 50) and dpr pixels a point (default 2, lowered to fit a long or large loop within the limit); frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
+        "An animated PNG (APNG: 8-bit RGBA, or 8-bit indices into a palette with alphas where it holds at most 256 colours) of \(label): \(loop), at fps frames a second (default 30; without fps, fewer where a long or large loop would pass a limit: the Loader-Frame-Rate header says the rate drawn) and dpr pixels a point (default 1, the canvas); frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
     }
     func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
         let size = try PictureSize(loader, options)
@@ -44,7 +44,7 @@ struct FrameTimes {
     static let maxPixelFrames = 12_000_000
 
     static func fpsOption(max: Int) -> ExportOption {
-        ExportOption(name: "fps", summary: "Frames a second: 1 to \(max) (default 50).",
+        ExportOption(name: "fps", summary: "Frames a second: 1 to \(max) (default 30, fewer where a long or large loop would pass a limit).",
                      schema: #"{"type":"number","minimum":1,"maximum":\#(max)}"#) { value in
             guard let v = Double(value), v.isFinite, (1...Double(max)).contains(v) else { return "fps must be a number from 1 to \(max)" }
             return nil
@@ -64,28 +64,63 @@ struct FrameTimes {
     }
 
     static func count(_ duration: Double, _ options: [String: String]) -> Int {
-        max(1, Int((duration * (options["fps"].flatMap(Double.init) ?? 50)).rounded()))
+        max(1, Int((duration * (options["fps"].flatMap(Double.init) ?? defaultFPS)).rounded()))
     }
 
-    /// The options with `dpr` given: 2 unless asked, lowered (to no less
-    /// than 0.5) where a long or large loop would pass `maxPixelFrames`, or
-    /// its `work` (of the options) `maxWork`. The service sizes them once,
-    /// for the check and the build alike.
+    /// Frames a second unless asked: the same for APNG and GIF.
+    static let defaultFPS = 30.0
+    /// Pixels a point unless asked: the canvas's own size, as an `<img>`
+    /// of the SVG or the CSS lays out.
+    static let defaultDPR = 1.0
+
+    /// Without `fps`, the most bytes an animation should weigh: one
+    /// heavier is drawn again with fewer frames (`lighter`).
+    static let maxDefaultBytes = 300_000
+
+    /// The options with `dpr` and `fps` given, sized once by the service
+    /// for the check and the build alike. `dpr` is 1 unless asked, never
+    /// lowered: a picture is never smaller than the canvas. `fps` is 30
+    /// unless asked; where a long or large loop would pass
+    /// `maxPixelFrames`, or its `work` (of the options) `maxWork`, the
+    /// frames are fewer instead (as many as fit, at least one), and `fps`
+    /// is their count over the loop's length. An `fps` or `dpr` asked is
+    /// kept, and past a limit refused.
     static func sized(_ loader: ConfiguredLoader, duration: Double, _ options: [String: String], maxWork: Int,
                       work: (_ options: [String: String]) throws -> Int) -> [String: String] {
-        guard options["dpr"] == nil else { return options }
-        let frames = Double(count(duration, options))
-        let fit = (Double(maxPixelFrames) / (frames * max(loader.width * loader.height, 1))).squareRoot() * 0.98
-        var dpr = min(2, max(0.5, (fit * 100).rounded(.down) / 100))
         var sized = options
-        // Work grows about as the pixels, as dpr squared (less the frames'
-        // own cost): each step lands at or just under the limit.
-        for _ in 0..<4 {
-            sized["dpr"] = String(dpr)
-            guard dpr > 0.5, let cost = try? work(sized), cost > maxWork else { break }
-            dpr = max(0.5, ((dpr * (Double(maxWork) / Double(cost)).squareRoot() * 0.98) * 100).rounded(.down) / 100)
+        if sized["dpr"] == nil { sized["dpr"] = String(defaultDPR) }
+        guard options["fps"] == nil, duration > 0 else { return sized }
+        sized["fps"] = String(defaultFPS)
+        guard let size = try? PictureSize(loader, sized) else { return sized }
+        var frames = min(count(duration, sized), max(1, maxPixelFrames / max(size.width * size.height, 1)))
+        // Work grows as the frames: one step lands at or under the limit,
+        // a second where rounding left it over.
+        for _ in 0..<3 {
+            sized["fps"] = String(Double(frames) / duration)
+            guard frames > 1, let cost = try? work(sized), cost > maxWork else { break }
+            frames = max(1, min(frames - 1, Int(Double(frames) * Double(maxWork) / Double(cost))))
         }
         return sized
+    }
+
+    /// After a build of `bytes` without `fps` asked: where it weighs more
+    /// than `maxDefaultBytes`, the options with fewer frames, in
+    /// proportion and a tenth under, to build again (the service does
+    /// while all its builds' work stays within `maxWorkPerRequest`).
+    static func lighter(_ options: [String: String], bytes: Int, duration: Double) -> [String: String]? {
+        let frames = count(duration, options)
+        guard bytes > maxDefaultBytes, frames > 1, duration > 0 else { return nil }
+        var lighter = options
+        let fewer = max(1, min(frames - 1, Int(Double(frames) * 0.9 * Double(maxDefaultBytes) / Double(bytes))))
+        lighter["fps"] = String(Double(fewer) / duration)
+        return lighter
+    }
+
+    /// The `Loader-Frame-Rate` header's value: the frames over the loop's
+    /// length, to two decimals (`30`, `11.25`).
+    static func rate(duration: Double, _ options: [String: String]) -> String {
+        guard duration > 0 else { return "0" }
+        return SVG.fixed(Double(count(duration, options)) / duration, decimals: 2)
     }
 
     /// Frame i's time from the loop's start.

@@ -5,20 +5,25 @@ import LoaderEngine
 struct AnimationCache {
     static let maxCount = 64
     static let maxBytes = 32 << 20
-    private var entries: [String: [UInt8]] = [:]
+    /// An answer's body, and for a picture of frames its `Loader-Frame-Rate`.
+    struct Entry {
+        var body: [UInt8]
+        var frameRate: String? = nil
+    }
+    private var entries: [String: Entry] = [:]
     private var bytes = 0
 
-    subscript(key: String) -> [UInt8]? {
+    subscript(key: String) -> Entry? {
         get { entries[key] }
         set {
             guard let newValue, entries[key] == nil else { return }
-            if entries.count >= Self.maxCount || bytes + newValue.count > Self.maxBytes {
+            if entries.count >= Self.maxCount || bytes + newValue.body.count > Self.maxBytes {
                 entries.removeAll()
                 bytes = 0
             }
-            guard newValue.count <= Self.maxBytes else { return }
+            guard newValue.body.count <= Self.maxBytes else { return }
             entries[key] = newValue
-            bytes += newValue.count
+            bytes += newValue.body.count
         }
     }
 }

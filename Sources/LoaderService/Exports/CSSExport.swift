@@ -10,9 +10,9 @@ struct CSSExport: LoaderExport {
     let needsReducedLoop = true
     let operationName = "AnimationCSS"
     func summary(_ label: String, loop: String) -> String {
-        "CSS for \(label): @keyframes per element and their rules, from the engine: \(loop); custom properties --ld-color, --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's."
+        "CSS for \(label): @keyframes per element and their rules, from the engine: \(loop); custom properties --ld-color (currentColor, the page's text colour, unless color is given), --ld-speed and --ld-scale on the container; a prefers-reduced-motion block equal to motion=reduced. The markup is animation.html's."
     }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] {
-        Array(CSSWriter(name: loop.loader.name, normal: loop, reduced: reduced ?? loop).css().utf8)
+        Array(CSSWriter(name: loop.loader.name, normal: loop, reduced: reduced ?? loop, colorGiven: options["color"] != nil).css().utf8)
     }
 }

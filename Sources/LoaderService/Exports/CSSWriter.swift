@@ -9,6 +9,9 @@ import LoaderEngine
 /// `motion=reduced` loop. The container's top-left is the canvas origin, in
 /// CSS pixels; `--ld-color`, `--ld-speed` and `--ld-scale` on it are the
 /// loader's colour, a speed factor and a size factor a page can override.
+/// `--ld-color` is `currentColor` (the surrounding text's colour) unless
+/// the request gave `color`: the elements drawn in the loader's colour
+/// follow the page, the others keep their own.
 ///
 /// Each node is the drawn shape itself: a circle is never turned (its box
 /// stays tight); a rect is turned and scaled by its transform; a ring is a
@@ -24,6 +27,8 @@ struct CSSWriter {
     let name: String
     let normal: SampledLoop
     let reduced: SampledLoop
+    /// Whether the request gave `color`: `--ld-color` is then that colour, not `currentColor`.
+    var colorGiven = false
 
     var prefix: String { "ld-" + name }
 
@@ -57,14 +62,15 @@ struct CSSWriter {
         return result
     }
 
-    /// The rules that place element `i` in one loop (`suffix` "" or "-r").
-    func placement(_ i: Int, _ drawing: Drawing, duration: Double, suffix: String) -> String {
+    /// The rules that place element `i` in one loop (`suffix` "" or "-r");
+    /// `constants` are the declarations its keyframes never change.
+    func placement(_ i: Int, _ drawing: Drawing, duration: Double, suffix: String, constants: String) -> String {
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let node = ".\(prefix) .\(prefix)-\(i)", wrapper = ".\(prefix) > .\(prefix)-w\(i)"
         let time = "calc(\(f(duration * 1000))ms / var(--ld-speed))"
         switch drawing {
         case .own:
-            return "\(wrapper) { transform: scale(var(--ld-scale)); } \(node) { animation-name: \(prefix)-\(i)\(suffix); animation-duration: \(time); animation-delay: 0s; }"
+            return "\(wrapper) { transform: scale(var(--ld-scale)); } \(node) { animation-name: \(prefix)-\(i)\(suffix); animation-duration: \(time); animation-delay: 0s; \(constants)}"
         case let .copy(base, delay, offset):
             // A copy `delay` later shows, at loop time s, the first copy's
             // keyframe at s − delay: a negative animation-delay of the rest
@@ -72,7 +78,7 @@ struct CSSWriter {
             var lead = (-delay).truncatingRemainder(dividingBy: duration)
             if lead < 0 { lead += duration }
             return "\(wrapper) { transform: scale(var(--ld-scale)) translate(\(f(offset.x))px, \(f(offset.y))px); } "
-                + "\(node) { animation-name: \(prefix)-\(base)\(suffix); animation-duration: \(time); animation-delay: calc(\(f(-lead * 1000))ms / var(--ld-speed)); }"
+                + "\(node) { animation-name: \(prefix)-\(base)\(suffix); animation-duration: \(time); animation-delay: calc(\(f(-lead * 1000))ms / var(--ld-speed)); \(constants)}"
         }
     }
 
@@ -80,18 +86,22 @@ struct CSSWriter {
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let loader = normal.loader
         let color = loader.parameters.color("color")
+        // The page's colour unless one is asked for, or the loader is drawn on
+        // a background of its own (typing's white on black stays white).
+        let ldColor = colorGiven || loader.background != nil ? color.description : "currentColor"
         var out = """
         /* \(name): one loop of \(SVG.n(normal.duration)) s from t = \(SVG.n(normal.start)) s (reduced motion: \(SVG.n(reduced.duration)) s from t = \(SVG.n(reduced.start)) s), from loaderd. */
         @property --ld-a0 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-a1 { syntax: "<angle>"; inherits: false; initial-value: 0deg; }
         @property --ld-lw { syntax: "<length>"; inherits: false; initial-value: 0px; }
-        .\(prefix) { --ld-color: \(color); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.background.map { " background: \($0);" } ?? "") }
+        .\(prefix) { --ld-color: \(ldColor); --ld-speed: 1; --ld-scale: 1; position: relative; display: inline-block; width: calc(\(f(loader.width))px * var(--ld-scale)); height: calc(\(f(loader.height))px * var(--ld-scale));\(loader.background.map { " background: \($0);" } ?? "") }
         .\(prefix) > div { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
         .\(prefix) [data-element] { position: absolute; left: 0; top: 0; box-sizing: border-box; animation-timing-function: linear; animation-iteration-count: infinite; animation-fill-mode: both; }
 
         """
         let all = elements
         let normalDrawings = drawings(normal, all), reducedDrawings = drawings(reduced, all)
+        let normalKeys = allKeys(normal, all, normalDrawings, suffix: ""), reducedKeys = allKeys(reduced, all, reducedDrawings, suffix: "-r")
         for (i, e) in all.enumerated() {
             let paint = e.color == color ? "var(--ld-color)" : e.color.description
             switch e.shape {
@@ -110,53 +120,180 @@ struct CSSWriter {
             }
             // An element on a period of its own loops on it.
             let track = normal.tracks.first { $0.element.id == e.id }
-            out += placement(i, normalDrawings[i], duration: track?.duration ?? normal.duration, suffix: "") + "\n"
-            if case .own = normalDrawings[i] {
-                out += keyframes("\(prefix)-\(i)", e, track, duration: track?.duration ?? normal.duration)
-            }
+            let own = normalKeys[i] ?? Keys(constants: "", rules: "")
+            let constants = if case let .copy(base, _, _) = normalDrawings[i] { normalKeys[base]?.constants ?? "" } else { own.constants }
+            out += placement(i, normalDrawings[i], duration: track?.duration ?? normal.duration, suffix: "", constants: constants) + "\n"
+            out += own.rules
         }
         // The same selectors, later: these win when the page asks for less motion.
         out += "@media (prefers-reduced-motion: reduce) {\n"
         for (i, e) in all.enumerated() {
             let track = reduced.tracks.first { $0.element.id == e.id }
-            out += "  " + placement(i, reducedDrawings[i], duration: track?.duration ?? reduced.duration, suffix: "-r") + "\n"
-            if case .own = reducedDrawings[i] {
-                out += keyframes("\(prefix)-\(i)-r", e, track, duration: track?.duration ?? reduced.duration)
-            }
+            let own = reducedKeys[i] ?? Keys(constants: "", rules: "")
+            let constants = if case let .copy(base, _, _) = reducedDrawings[i] { reducedKeys[base]?.constants ?? "" } else { own.constants }
+            out += "  " + placement(i, reducedDrawings[i], duration: track?.duration ?? reduced.duration, suffix: "-r", constants: constants) + "\n"
+            out += own.rules
         }
         return out + "}\n"
     }
 
-    /// The element's keyframes; one that the loop never shows stays hidden.
-    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double) -> String {
-        guard let track else { return "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n" }
-        var out = "@keyframes \(name) {"
-        for key in track.keys {
-            out += " " + SVG.fixed(key.s / duration * 100, decimals: 5) + "% { " + declarations(e, key.v) + "}"
+    /// Each element's keyframes in one loop, for those that run their own.
+    func allKeys(_ loop: SampledLoop, _ all: [Element], _ drawings: [Drawing], suffix: String) -> [Int: Keys] {
+        var result: [Int: Keys] = [:]
+        for (i, e) in all.enumerated() {
+            guard case .own = drawings[i] else { continue }
+            let track = loop.tracks.first { $0.element.id == e.id }
+            result[i] = keyframes("\(prefix)-\(i)\(suffix)", e, track, duration: track?.duration ?? loop.duration)
         }
-        return out + " }\n"
+        return result
+    }
+
+    /// An element's keyframes (`rules`), and the declarations that are the
+    /// same at every keyframe (`constants`, for the rule that runs them).
+    struct Keys {
+        var constants: String
+        var rules: String
+    }
+
+    /// Within these of the keyframes' straight lines, a keyframe is left
+    /// out: CSS draws the line between its neighbours instead. Lengths in
+    /// CSS pixels, opacity; a scale or a turn moves an element's edge by
+    /// at most `length` (its size taken into account). Below what
+    /// Tests/system/css_test.py allows (0.1 px, 0.01 opacity) with the
+    /// loop's own sampling error (0.02 pt, 0.002) added.
+    static let lengthTolerance = 0.05
+    static let opacityTolerance = 0.003
+    /// Where a ring's arc ends: no box shows it, the eye hardly (0.08 px).
+    static let arcTolerance = 0.08
+    /// A keyframe is left out only when its neighbours are at most this
+    /// many keyframes apart: the work stays linear in the keyframes.
+    static let maxSpan = 96
+
+    /// The element's keyframes; one that the loop never shows stays hidden.
+    /// A declaration the same at every keyframe is left to `constants`; a
+    /// keyframe that the line between its neighbours draws within the
+    /// tolerances is left out.
+    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double) -> Keys {
+        guard let track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
+        // Each keyframe's declarations, by property, in order.
+        let frames: [[(property: Substring, value: Substring)]] = track.keys.map { key in
+            declarations(e, key.v).split(separator: ";").compactMap { part in
+                let text = part.drop { $0 == " " }
+                guard let colon = text.firstIndex(of: ":") else { return nil }
+                return (text[..<colon], text[text.index(after: colon)...].drop { $0 == " " })
+            }
+        }
+        let properties = frames[0].map(\.property)
+        var changing: [Int] = [], constants = ""
+        for (p, property) in properties.enumerated() {
+            if frames.allSatisfy({ $0.count == properties.count && $0[p].value == frames[0][p].value }) {
+                constants += "\(property): \(frames[0][p].value); "
+            } else {
+                changing.append(p)
+            }
+        }
+        guard !changing.isEmpty else {
+            return Keys(constants: constants, rules: "")
+        }
+        // Each changing declaration's numbers, and how far each may stray.
+        let size = max(e.diameter + e.lineWidth, e.width, e.height, 1) * max(track.keys.map(\.v.scale).max() ?? 1, 1)
+        let numbers: [[Double]] = frames.map { frame in changing.flatMap { Self.numbers(frame[$0].value) } }
+        let tolerances: [Double] = changing.flatMap { p in
+            Self.units(frames[0][p].value).map { unit in
+                switch unit {
+                case "px": return Self.lengthTolerance
+                // A rect's turn moves its corners, which the box shows; a
+                // ring's trim moves the ends of its arc, at its radius.
+                case "deg" where e.shape == .ring: return Self.arcTolerance / max(e.diameter / 2, 1) * 180 / .pi
+                case "deg": return Self.lengthTolerance / (size / 2) * 180 / .pi
+                default: return properties[p] == "opacity" ? Self.opacityTolerance : Self.lengthTolerance / size
+                }
+            }
+        }
+        let times = track.keys.map(\.s)
+        func fits(_ a: Int, _ c: Int) -> Bool {
+            guard numbers[a].count == tolerances.count, numbers[c].count == tolerances.count else { return false }
+            for k in (a + 1)..<c {
+                guard numbers[k].count == tolerances.count else { return false }
+                let u = (times[k] - times[a]) / (times[c] - times[a])
+                for n in 0..<tolerances.count where abs(numbers[a][n] + (numbers[c][n] - numbers[a][n]) * u - numbers[k][n]) > tolerances[n] {
+                    return false
+                }
+            }
+            return true
+        }
+        var kept = [0], a = 0
+        while a < frames.count - 1 {
+            var c = a + 1
+            while c + 1 < frames.count, c + 1 - a <= Self.maxSpan, times[c + 1] > times[a], fits(a, c + 1) { c += 1 }
+            kept.append(c)
+            a = c
+        }
+        // Written without spaces: a long loop has thousands.
+        var out = "@keyframes \(name) {"
+        for k in kept {
+            out += SVG.fixed(times[k] / duration * 100, decimals: 5) + "%{"
+            out += changing.map { "\(frames[k][$0].property):\(frames[k][$0].value)" }.joined(separator: ";")
+            out += "}"
+        }
+        return Keys(constants: constants, rules: out + "}\n")
+    }
+
+    /// The numbers of a declaration's value, in order (`translate(4px, -2.5px) scale(1)`: 4, −2.5, 1).
+    static func numbers(_ value: Substring) -> [Double] {
+        tokens(value).map(\.number)
+    }
+
+    /// Their units (`px`, `deg`, or empty).
+    static func units(_ value: Substring) -> [Substring] {
+        tokens(value).map(\.unit)
+    }
+
+    /// A keyframe's value is numbers with units in function names
+    /// (`translate`, `rotate`, `scale`), commas and brackets: no other digits.
+    static func tokens(_ value: Substring) -> [(number: Double, unit: Substring)] {
+        var result: [(Double, Substring)] = []
+        var i = value.startIndex
+        while i < value.endIndex {
+            let next = value.index(after: i)
+            guard value[i].isNumber || (value[i] == "-" || value[i] == ".") && next < value.endIndex && value[next].isNumber else {
+                i = next
+                continue
+            }
+            var end = next
+            while end < value.endIndex, value[end].isNumber || value[end] == "." { end = value.index(after: end) }
+            var unitEnd = end
+            while unitEnd < value.endIndex, value[unitEnd].isLetter { unitEnd = value.index(after: unitEnd) }
+            result.append((Double(value[i..<end]) ?? 0, value[end..<unitEnd]))
+            i = unitEnd
+        }
+        return result
     }
 
     /// The CSS of one element at one keyframe: its box placed so that its
     /// centre is the element's x, y.
     func declarations(_ e: Element, _ s: SampledLoop.Sample) -> String {
-        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        // Lengths to a thousandth of a pixel, turns to a hundredth of a
+        // degree, scales to 4 decimals (a 100 px element's edge: 0.005 px).
+        let f = { (v: Double) in SVG.fixed(v, decimals: 3) }
+        let d = { (v: Double) in SVG.fixed(v, decimals: 2) }
+        let k4 = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let opacity = "opacity: \(f(s.present ? s.opacity : 0)); "
         switch e.shape {
         case .circle:
             let k = e.diameter > 0 ? 2 * s.r / e.diameter : 0
-            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) scale(\(f(k))); " + opacity
+            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) scale(\(k4(k))); " + opacity
         case .segment:
-            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) rotate(\(f(s.rotation * 180 / .pi))deg) scale(\(f(s.scale))); " + opacity
+            return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) rotate(\(d(s.rotation * 180 / .pi))deg) scale(\(k4(s.scale))); " + opacity
         case .rect:
             return "width: \(f(s.width))px; height: \(f(s.height))px; border-radius: \(f(s.cornerRadius))px; "
-                + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(f(s.rotation * 180 / .pi))deg) scale(\(f(s.scale))); " + opacity
+                + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(d(s.rotation * 180 / .pi))deg) scale(\(k4(s.scale))); " + opacity
         case .ring:
             let size = e.diameter + s.lineWidth
             let degrees = s.rotation * 180 / .pi
             return "width: \(f(size))px; height: \(f(size))px; --ld-lw: \(f(s.lineWidth))px; "
-                + "--ld-a0: \(f(degrees + s.strokeStart * 360))deg; --ld-a1: \(f(degrees + max(s.strokeEnd, s.strokeStart) * 360))deg; "
-                + "transform: translate(\(f(s.x - size / 2))px, \(f(s.y - size / 2))px) scale(\(f(s.scale))); " + opacity
+                + "--ld-a0: \(d(degrees + s.strokeStart * 360))deg; --ld-a1: \(d(degrees + max(s.strokeEnd, s.strokeStart) * 360))deg; "
+                + "transform: translate(\(f(s.x - size / 2))px, \(f(s.y - size / 2))px) scale(\(k4(s.scale))); " + opacity
         }
     }
 

@@ -12,14 +12,14 @@ struct GIFExport: LoaderExport {
     let source = ExportSource.frames
     let operationName = "AnimationGIF"
     let options = [
-        PictureSize.dprOption, FrameTimes.fpsOption(max: 50),
+        PictureSize.dprOption(default: FrameTimes.defaultDPR), FrameTimes.fpsOption(max: 50),
         ExportOption(name: "matte", summary: "A colour (#RRGGBB) to blend partly covered pixels against, for a page of that colour; without it a pixel at least half covered shows its colour, and the rest is transparent.",
                      schema: #"{"type":"string","pattern":"^#?[0-9A-Fa-f]{6}$"}"#) { value in
             RGBColor(parsing: value) == nil ? "matte must be a colour, #RRGGBB" : nil
         },
     ]
     func summary(_ label: String, loop: String) -> String {
-        "An animated GIF of \(label): \(loop), at fps frames a second (default 50, at most 50: browsers slow faster GIFs) and dpr pixels a point (default 2, lowered to fit a long or large loop within the limit); one palette of at most 256 colours; frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
+        "An animated GIF of \(label): \(loop), at fps frames a second (default 30, at most 50: browsers slow faster GIFs; without fps, fewer where a long or large loop would pass a limit: the Loader-Frame-Rate header says the rate drawn) and dpr pixels a point (default 1, the canvas); one palette of at most 256 colours; frames that repeat are one longer frame. Loops for ever. At most \(FrameTimes.maxPixelFrames) pixels over all its frames."
     }
     /// Frames drawn for the palette are kept for writing up to this many
     /// pixels in all (16 MB); a longer loop's are drawn again.
@@ -70,7 +70,8 @@ struct GIFExport: LoaderExport {
         }
         var counts: [UInt32: Int] = [:]
         for frame in perFrame { counts.merge(frame.counts, uniquingKeysWith: +) }
-        var palette = GIF.palette(counts, transparency: perFrame.contains { $0.transparency })
+        // A transparent entry also where nothing is clear: later frames keep what stays with it.
+        var palette = GIF.palette(counts, transparency: times.count > 1 || perFrame.contains { $0.transparency })
         palette.learn(counts.keys)
         let indexed = concurrentMap(times.count) { [palette] i in
             let px = keep ? kept[i].pixels : image(i).pixels

@@ -76,7 +76,9 @@ extension LoaderService {
         let items = request.query.filter { item in item.name != "from" && !export.options.contains { $0.name == item.name } }
         let key = export.file + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
-            return try picture(cached, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType, contentType: export.contentType)
+            var response = try picture(cached.body, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType, contentType: export.contentType)
+            if let rate = cached.frameRate { response.headers.add(Self.frameRateHeader, rate) }
+            return response
         }
         // Check the parameters now (a 400 at once), build the loop off the
         // event loop: sampling takes thousands of frames.
@@ -91,6 +93,7 @@ extension LoaderService {
             // The loop's frames at a frame rate: its length first (cheap), then the work checked.
             let steady: SteadyLoop
             do { steady = try SteadyLoop(definition, parameters: items) } catch { throw ServiceError(error) }
+            let fpsAsked = options["fps"] != nil
             let options = FrameTimes.sized(steady.loader, duration: steady.duration, options, maxWork: configuration.maxWorkPerRequest) {
                 try export.work(steady.loader, duration: steady.duration, options: $0)
             }
@@ -100,10 +103,24 @@ extension LoaderService {
                                    "this animation would cost \(work) units of work; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
             }
             return runHeavy(for: client) { [self, from, options] _ in
-                let body = export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
+                // Without fps, one past its weight is drawn again with fewer
+                // frames, while all the drawing stays within maxWorkPerRequest.
+                var options = options, body: [UInt8] = [], spent = work
+                while true {
+                    body = export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
                                         background: loader.background, options: options)
-                animations.withLock { $0[key] = body }
-                return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
+                    guard !fpsAsked, let lighter = FrameTimes.lighter(options, bytes: body.count, duration: steady.duration),
+                          let cost = try? export.work(steady.loader, duration: steady.duration, options: lighter),
+                          spent + cost <= configuration.maxWorkPerRequest else { break }
+                    options = lighter
+                    spent += cost
+                }
+                // The frame rate drawn, lowered or not: a header, kept with the body.
+                let rate = FrameTimes.rate(duration: steady.duration, options)
+                animations.withLock { $0[key] = AnimationCache.Entry(body: body, frameRate: rate) }
+                var response = LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
+                response.headers.add(Self.frameRateHeader, rate)
+                return response
             }
         }
         // An export that needs the reduced-motion loop builds it too.
@@ -113,8 +130,12 @@ extension LoaderService {
             throw ServiceError(.badRequest, "too_costly",
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
+        // The loader's `color` when the query gives it (CSS and HTML paint
+        // in the page's colour otherwise); no export takes an option of that name.
+        var loopOptions = options
+        if let color = items.first(where: { $0.name == "color" }) { loopOptions["color"] = color.value }
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
-        return runHeavy(for: client) { [self, from, options] _ in
+        return runHeavy(for: client) { [self, from, options = loopOptions] _ in
             guard let loop = try? SampledLoop.loop(for: definition, parameters: items, from: from),
                   let reduced = export.needsReducedLoop
                     ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
@@ -123,10 +144,15 @@ extension LoaderService {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }
             let body = export.write(loop, reduced: export.needsReducedLoop ? reduced : nil, options: options)
-            animations.withLock { $0[key] = body }
+            animations.withLock { $0[key] = AnimationCache.Entry(body: body) }
             return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
         }
     }
+
+    /// `animation.png` and `animation.gif`: the frames a second drawn (the
+    /// frames over the loop's length, two decimals), whether `fps` was
+    /// asked, defaulted, or lowered to fit the limits.
+    static let frameRateHeader = "Loader-Frame-Rate"
 
     private func picture(_ body: [UInt8], _ request: HTTPRequest, freshness: Caching.Freshness, mediaType: String = "image/svg+xml",
                          contentType: String = "image/svg+xml") throws -> HTTPResponse {

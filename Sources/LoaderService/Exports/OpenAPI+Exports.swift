@@ -48,7 +48,11 @@ extension OpenAPI {
         w.key("responses")
         w.beginObject()
         w.key("200")
-        w.rawValue(Array(#"{"description":"The picture.","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
+        // A picture of frames says the rate it is drawn at.
+        let headers = options.contains { $0.name == "fps" }
+            ? #","headers":{"Loader-Frame-Rate":{"description":"The frames a second drawn: the frames over the loop's length, to two decimals (fps asked, 30 by default, or fewer to fit the limits and, without fps, 300 KB).","required":true,"schema":{"type":"string","pattern":"^[0-9]+(\\.[0-9]{1,2})?$"}}}"#
+            : ""
+        w.rawValue(Array(#"{"description":"The picture.""#.utf8) + Array(headers.utf8) + Array(#","content":{"\#(contentType)":{"schema":\#(body)}}}"#.utf8))
         var statuses = [("304", "Not modified (If-None-Match)."), ("400", "A bad or unknown parameter."),
                         ("406", "The Accept header excludes \(contentType).")]
         if subject.shared { statuses.insert(("404", "No loader of that name (the message names the nearest)."), at: 2) }

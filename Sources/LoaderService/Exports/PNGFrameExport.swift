@@ -10,7 +10,7 @@ struct PNGFrameExport: LoaderExport {
     let source = ExportSource.frame
     let operationName = "FramePNG"
     let heavy = true
-    let options = [PictureSize.dprOption]
+    let options = [PictureSize.dprOption(default: 2)]
     func summary(_ label: String, loop: String) -> String {
         "One \(label) frame as a PNG of the canvas × dpr pixels (8-bit RGBA; each pixel's coverage computed from the shapes' geometry), on the loader's background or transparent. At most \(PictureSize.maxPixels) pixels."
     }
@@ -27,12 +27,15 @@ struct PictureSize {
     /// The most pixels one picture (one frame) may have.
     static let maxPixels = 2_000_000
 
-    static let dprOption = ExportOption(
-        name: "dpr", summary: "Pixels per point: 1 to 4 (default 2).",
-        schema: #"{"type":"number","minimum":1,"maximum":4}"#) { value in
-            guard let v = Double(value), v.isFinite, (1...4).contains(v) else { return "dpr must be a number from 1 to 4" }
-            return nil
-        }
+    /// `dpr`, 1 to 4: 2 unless asked for `frames.png`, 1 for the animations.
+    static func dprOption(default value: Double) -> ExportOption {
+        ExportOption(
+            name: "dpr", summary: "Pixels per point: 1 to 4 (default \(SVG.n(value))).",
+            schema: #"{"type":"number","minimum":1,"maximum":4}"#) { value in
+                guard let v = Double(value), v.isFinite, (1...4).contains(v) else { return "dpr must be a number from 1 to 4" }
+                return nil
+            }
+    }
 
     static func dpr(_ options: [String: String]) -> Double { options["dpr"].flatMap(Double.init) ?? 2 }
 

@@ -5,7 +5,7 @@ extension SVG {
     /// keyframes as `<animate>` values with `calcMode="linear"`, repeating
     /// on the element's track's length.
     public static func animation(_ loop: SampledLoop) -> [UInt8] {
-        var body = header(loop.bounds, background: loop.loader.background)
+        var body = header(width: loop.loader.width, height: loop.loader.height, background: loop.loader.background)
         for track in loop.tracks {
             body += track.element.shape == .circle ? element(track.element.id, color: track.element.color, track) : shape(track)
         }

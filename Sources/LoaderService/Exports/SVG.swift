@@ -6,11 +6,10 @@ import LoaderEngine
 /// Pictures of frames: one frame as SVG, and a self-contained animated SVG
 /// (SMIL) that loops in an `<img>` with no JavaScript.
 public enum SVG {
-    /// One frame; the viewBox holds the canvas and every element.
+    /// One frame; its size and viewBox are the canvas, and what reaches
+    /// past it shows (`overflow="visible"`).
     static func frame(_ frame: Frame, background: RGBColor?) -> [UInt8] {
-        var box = SampledLoop.Bounds(width: frame.width, height: frame.height)
-        for e in frame.elements { box.include(e) }
-        var out = header(box, background: background)
+        var out = header(width: frame.width, height: frame.height, background: background)
         for e in frame.elements {
             switch e.shape {
             case .circle:
@@ -57,11 +56,16 @@ public enum SVG {
         return length >= 1 ? "1.01 1" : "\(fixed(length)) 1"
     }
 
-    static func header(_ box: SampledLoop.Bounds, background: RGBColor?) -> String {
-        let b = box.padded
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(b.x)) \(n(b.y)) \(n(b.width)) \(n(b.height))\" width=\"\(n(b.width))\" height=\"\(n(b.height))\">"
+    /// The root: exactly the canvas (`width`, `height` and the viewBox), so
+    /// that an `<img>` without a size lays out at the canvas's size, as the
+    /// CSS and the pictures of pixels do; elements that reach past it (a
+    /// dot on the edge) stay visible where the page has room
+    /// (`overflow="visible"`). A background fills the canvas.
+    static func header(width: Double, height: Double, background: RGBColor?) -> String {
+        let w = n(width), h = n(height)
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" width=\"\(w)\" height=\"\(h)\" overflow=\"visible\" style=\"overflow: visible\">"
         if let background {
-            out += "<rect x=\"\(n(b.x))\" y=\"\(n(b.y))\" width=\"\(n(b.width))\" height=\"\(n(b.height))\" fill=\"\(background)\"/>"
+            out += "<rect x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\" fill=\"\(background)\"/>"
         }
         return out
     }

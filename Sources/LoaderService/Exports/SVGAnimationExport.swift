@@ -9,7 +9,7 @@ struct SVGAnimationExport: LoaderExport {
     let source = ExportSource.loop
     let operationName = "AnimationSVG"
     func summary(_ label: String, loop: String) -> String {
-        "A self-contained animated SVG (SMIL) of \(label) sampled from the engine: \(loop); loops in an <img>."
+        "A self-contained animated SVG (SMIL) of \(label) sampled from the engine: \(loop); loops in an <img>. Width, height and viewBox are the canvas; elements that reach past it stay visible (overflow=\"visible\")."
     }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] { SVG.animation(loop) }
 }

@@ -42,7 +42,7 @@ extension LoaderService {
         }
         if response.headers["Access-Control-Allow-Origin"] == nil {
             response.headers.add("Access-Control-Allow-Origin", origin)
-            response.headers.add("Access-Control-Expose-Headers", "ETag, Location")
+            response.headers.add("Access-Control-Expose-Headers", "ETag, Location, Loader-Frame-Rate")
             if origin != "*" { response.headers.add("Vary", "Origin") }
         }
     }
