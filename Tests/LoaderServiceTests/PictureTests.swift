@@ -194,11 +194,14 @@ extension PictureTests {
         let app = TestApp()
         let css = try get(app, "/loaders/typing/animation.css")
         #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
-        #expect(css.text.contains("--ld-color: currentColor; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
+        // typing draws white on its own black, whatever the page's colour.
+        #expect(css.text.contains("--ld-color: #FFFFFF; --ld-speed: 1; --ld-scale: 1;") && css.text.contains("@media (prefers-reduced-motion: reduce)"))
+        #expect(try get(app, "/loaders/typing/animation.css?background=none").text.contains("--ld-color: currentColor;"))
+        #expect(try get(app, "/loaders/three-bounce/animation.css").text.contains("--ld-color: currentColor;"))
         #expect(css.text.contains("animation-duration: calc(6000ms / var(--ld-speed))"))
         let html = try get(app, "/loaders/typing/animation.html?label=Sending%20%3Cmessage%3E")
         #expect(html.status == 200 && html.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(html.text.contains(#"<div class="ld-typing" role="status" aria-label="Sending &lt;message&gt;">"#))
+        #expect(html.text.contains(#"<div class="ld-typing" role="progressbar" aria-label="Sending &lt;message&gt;">"#))
         #expect(html.text.contains(#"<div class="ld-typing-0" data-element="dot0"></div>"#))
         // Parameters change the export as they change the frames.
         #expect(try get(app, "/loaders/typing/animation.css?color=%23FF0000").text.contains("--ld-color: #FF0000;"))

@@ -29,7 +29,7 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body style="m
 <script>
 const times = %s;
 const scale = %s;
-const container = document.querySelector('[role=status]');
+const container = document.querySelector('[role=progressbar]');
 if (scale !== 1) container.style.setProperty('--ld-scale', String(scale));
 getComputedStyle(container).width;
 const animations = document.getAnimations();

@@ -45,7 +45,7 @@ def rgb(hex_color):
 PAINTS = r"""(() => {
   // Each [data-element]: [id, background colour, background image, its container's colour].
   return [...document.querySelectorAll('#host [data-element]')].map(el => {
-    const s = getComputedStyle(el), c = el.closest('[role=status]');
+    const s = getComputedStyle(el), c = el.closest('[role=progressbar]');
     return [el.dataset.element, s.backgroundColor, s.backgroundImage, getComputedStyle(c).color];
   });
 })()"""
@@ -59,7 +59,11 @@ def main():
     base = f"http://127.0.0.1:{port}"
     failures = []
     try:
-        names = [entry["name"] for entry in json.loads(get(base, "/loaders"))["loaders"]]
+        entries = json.loads(get(base, "/loaders"))["loaders"]
+        names = [entry["name"] for entry in entries]
+        # A loader drawn on a background of its own keeps its own colour.
+        own = {e["name"]: next(p["default"] for p in e["parameters"] if p["name"] == "color")
+               for e in entries if e["background"]}
         canvases = {}
         for name in names:
             canvas = json.loads(get(base, f"/loaders/{name}"))["canvas"]
@@ -102,6 +106,10 @@ def main():
                         want = paint.get(element)
                         if want is None:
                             failures.append(f"{name}: {element} has no colour in the CSS")
+                            continue
+                        if want == "var(--ld-color)" and name in own:
+                            if background != rgb(own[name]):
+                                failures.append(f"{name}: {element} is {background} on its own background, not its colour {own[name]}")
                             continue
                         expected = container if want == "var(--ld-color)" else rgb(want)
                         if want == "var(--ld-color)" and container != page_color:

@@ -456,7 +456,9 @@ export class LoaderFramesElement extends HTMLElement {
       });
       return;
     }
-    this.#painter.paint(frame, frame.background || null, this.#follow);
+    // On a background of its own a loader keeps its colours: the page's text
+    // colour could be that background's.
+    this.#painter.paint(frame, frame.background || null, frame.background ? null : this.#follow);
   }
 
   // A session is over: said once, politely, then taken away.

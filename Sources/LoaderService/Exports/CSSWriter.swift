@@ -298,10 +298,11 @@ struct CSSWriter {
     }
 
     /// A snippet to paste into a page: the style and the markup, one
-    /// container with `role="status"` and a label.
+    /// container named for assistive technology: a progressbar with a
+    /// label and no value (a live region that never changes says nothing).
     func html(label: String) -> String {
         var out = "<style>\n" + css() + "</style>\n"
-        out += "<div class=\"\(prefix)\" role=\"status\" aria-label=\"\(escaped(label))\">"
+        out += "<div class=\"\(prefix)\" role=\"progressbar\" aria-label=\"\(escaped(label))\">"
         for (i, e) in elements.enumerated() {
             out += "<div class=\"\(prefix)-w\(i)\"><div class=\"\(prefix)-\(i)\" data-element=\"\(e.id)\"></div></div>"
         }

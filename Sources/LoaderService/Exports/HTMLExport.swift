@@ -21,7 +21,7 @@ struct HTMLExport: LoaderExport {
         },
     ]
     func summary(_ label: String, loop: String) -> String {
-        "A self-contained HTML snippet for \(label): a <style> with animation.css and the markup, one container role=\"status\" with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\"."
+        "A self-contained HTML snippet for \(label): a <style> with animation.css and the markup, one container role=\"progressbar\" (no value: indeterminate) with an aria-label (label=, default Loading) and one node per element with data-element=\"<id>\"."
     }
     func write(_ loop: SampledLoop, reduced: SampledLoop?, options: [String: String]) -> [UInt8] {
         Array(CSSWriter(name: loop.loader.name, normal: loop, reduced: reduced ?? loop, colorGiven: options["color"] != nil).html(label: options["label"] ?? "Loading").utf8)
