@@ -86,7 +86,7 @@ def colour_page(base):
 <loader-frames id="two-tone" loader="two-tone"></loader-frames>
 </div>{COUNT}</body></html>"""
 
-def a11y_page(base, sid, sid2):
+def a11y_page(base, sid, sid2, sid4):
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a11y</title>
 <style>loader-frames {{ width: 40px; }} p {{ margin: 4px; }}</style></head><body>
 <script type="module" src="{base}/client.js"></script>
@@ -99,6 +99,7 @@ def a11y_page(base, sid, sid2):
 <p><loader-frames id="session" session="{sid}" label="Uploading" done-label="Upload complete"></loader-frames></p>
 <p><loader-frames id="session2" session="{sid2}"></loader-frames></p>
 <p>Sending <loader-frames id="session3" session="{sid2}" decorative></loader-frames></p>
+<p><loader-frames id="session4" session="{sid4}" label="Uploading files"></loader-frames></p>
 {COUNT}</body></html>"""
 
 def bf_page(base):
@@ -226,10 +227,38 @@ def ax_node(browser, page, expression):
     return next((n for n in nodes if n.get("backendDOMNodeId") == backend), None), nodes
 
 def ax_props(node):
-    return {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+    """The node's properties by name; a range's current value (the node's own
+    `value`, as Chromium gives aria-valuenow) as `valuenow`."""
+    props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+    if "value" in node:
+        props["valuenow"] = node["value"].get("value")
+    return props
 
 def shown(node):
     return node is not None and not node.get("ignored")
+
+def value_checks(browser, page, base, session):
+    """A session that knows its whole (web, steps 4): the progressbar's value
+    is the share of its progress events, 0 to 100, then 100 on finish."""
+    def value_becomes(want, seconds=10):
+        deadline = time.monotonic() + seconds
+        while True:
+            node, _ = ax_node(browser, page, 'document.getElementById("session4")')
+            props = ax_props(node) if node else {}
+            if (props.get("valuenow"), props.get("valuemin"), props.get("valuemax")) == (want, 0, 100) or time.monotonic() > deadline:
+                return node and node["role"].get("value"), props
+            browser.pump(0.1)
+    posted = 0
+    for events, want in ((0, 0), (1, 25), (3, 75)):   # want: 100 × events / 4
+        while posted < events:
+            post(base, f"/sessions/{session['id']}/events", {"type": "progress"}, session["token"])
+            posted += 1
+        role, props = value_becomes(want)
+        check(role == "progressbar" and props.get("valuenow") == want and props.get("valuemin") == 0 and props.get("valuemax") == 100,
+              f"after {events} of 4 progress events: {role} value {props.get('valuenow')} of {props.get('valuemin')}–{props.get('valuemax')} (want {want})")
+    post(base, f"/sessions/{session['id']}/events", {"type": "finish"}, session["token"])
+    role, props = value_becomes(100)
+    check(props.get("valuenow") == 100, f"finished: value {props.get('valuenow')} (want 100)")
 
 def a11y_checks(browser, page, base, session, session2):
     browser.send("DOM.enable", session=page.session)
@@ -324,7 +353,9 @@ def main():
     try:
         session = post(base, "/sessions", {"loader": "web", "params": {}})
         session2 = post(base, "/sessions", {"loader": "web", "params": {}})
-        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"], session2["id"]), "/bf": bf_page(base), "/other": OTHER}
+        # A load of four resources, known beforehand: its player has a value.
+        session4 = post(base, "/sessions", {"loader": "web", "params": {"steps": 4}})
+        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"], session2["id"], session4["id"]), "/bf": bf_page(base), "/other": OTHER}
         site = serve(pages)
         origin = f"http://127.0.0.1:{site.server_address[1]}"
         with Browser(chromium(), os.path.join(out, "chromium-a11y-profile"), ["--window-size=1024,600"]) as browser:
@@ -335,6 +366,7 @@ def main():
                 check(False, "the colour page's streams closed with it")
             page = browser.open(origin + "/a11y")
             a11y_checks(browser, page, base, session, session2)
+            value_checks(browser, page, base, session4)
             browser.send("Page.close", session=page.session)
             wait_metric(browser, base, "loaderd_open_streams", 0, 10)
             page = browser.open(origin + "/bf")

@@ -57,7 +57,7 @@ extension Element: Encodable {
 }
 
 extension Frame: Encodable {
-    enum CodingKeys: String, CodingKey { case loader, t, width, height, done, background, elements }
+    enum CodingKeys: String, CodingKey { case loader, t, width, height, done, background, progress, elements }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +67,7 @@ extension Frame: Encodable {
         try c.encode(height, forKey: .height)
         try c.encode(done, forKey: .done)
         try c.encodeIfPresent(background, forKey: .background)
+        try c.encodeIfPresent(progress, forKey: .progress)
         try c.encode(elements, forKey: .elements)
     }
 }

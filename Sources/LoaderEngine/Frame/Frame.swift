@@ -148,16 +148,20 @@ public struct Frame: Sendable, Equatable {
     public var done: Bool
     /// What is drawn behind the elements (`nil`: nothing, transparent).
     public var background: RGBColor?
+    /// The share of a load done, 0 to 1, when the loader knows its whole
+    /// (web with `steps`): for a progressbar's value. `nil`: not known.
+    public var progress: Double?
     public var elements: [Element]
 
     public init(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor? = nil,
-                elements: [Element]) {
+                progress: Double? = nil, elements: [Element]) {
         self.loader = loader
         self.t = t
         self.width = width
         self.height = height
         self.done = done
         self.background = background
+        self.progress = progress
         self.elements = elements
     }
 }

@@ -8,48 +8,48 @@
 /// written straight into the output as their shortest round-trip text. The
 /// size of a frame is bounded beforehand, so the writer never checks capacity
 /// per byte. `background` is written only when one is drawn: absent means
-/// transparent.
+/// transparent; `progress` only when the loader knows its whole.
 public enum FrameEncoder {
     /// One frame as a new byte array.
     public static func encode(_ frame: Frame) -> [UInt8] {
         encode(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
-               done: frame.done, background: frame.background, elements: frame.elements)
+               done: frame.done, background: frame.background, progress: frame.progress, elements: frame.elements)
     }
 
     /// Appends one frame to `bytes`.
     public static func encode(_ frame: Frame, appendingTo bytes: inout [UInt8]) {
         append(loader: frame.loader, t: frame.t, width: frame.width, height: frame.height,
-               done: frame.done, background: frame.background, elements: frame.elements, to: &bytes)
+               done: frame.done, background: frame.background, progress: frame.progress, elements: frame.elements, to: &bytes)
     }
 
     /// A frame from its parts, as a new byte array of exactly its size
     /// (written to scratch memory first: the byte bound is generous).
     static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool,
-                       background: RGBColor?, elements: [Element]) -> [UInt8] {
+                       background: RGBColor?, progress: Double? = nil, elements: [Element]) -> [UInt8] {
         let bound = byteBound(loader: loader, elements: elements)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
             encode(loader: loader, t: t, width: width, height: height, done: done, background: background,
-                   elements: elements, scratch: buffer)
+                   progress: progress, elements: elements, scratch: buffer)
         }
     }
 
     /// As above, in caller-provided scratch memory of at least `byteBound` bytes.
     static func encode(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
-                       elements: [Element], scratch buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8] {
+                       progress: Double? = nil, elements: [Element], scratch buffer: UnsafeMutableBufferPointer<UInt8>) -> [UInt8] {
         var cursor = ByteCursor(buffer.baseAddress!)
         write(loader: loader, t: t, width: width, height: height, done: done, background: background,
-              elements: elements, to: &cursor)
+              progress: progress, elements: elements, to: &cursor)
         return Array(UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
     }
 
     /// A frame from its parts, appended to `bytes`.
     static func append(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
-                       elements: [Element], to bytes: inout [UInt8]) {
+                       progress: Double? = nil, elements: [Element], to bytes: inout [UInt8]) {
         let bound = byteBound(loader: loader, elements: elements)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
             var cursor = ByteCursor(buffer.baseAddress!)
             write(loader: loader, t: t, width: width, height: height, done: done, background: background,
-                  elements: elements, to: &cursor)
+                  progress: progress, elements: elements, to: &cursor)
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: cursor.p - buffer.baseAddress!))
         }
     }
@@ -84,14 +84,14 @@ public enum FrameEncoder {
 
     // MARK: Writing
 
-    // Keys, punctuation, shape and colour: at most 160 (a ring) and 87
-    // (with a background) bytes as written.
+    // Keys, punctuation, shape and colour: at most 160 (a ring) and 99
+    // (with a background and a progress) bytes as written.
     static let elementFixedBytes = 176
-    static let frameFixedBytes = 96
+    static let frameFixedBytes = 112
 
     /// The most bytes a frame can take: each number at its longest.
     static func byteBound(loader: String, elements: [Element]) -> Int {
-        var bound = frameFixedBytes + 6 * loader.utf8.count + 3 * ShortestDouble.maxLength
+        var bound = frameFixedBytes + 6 * loader.utf8.count + 4 * ShortestDouble.maxLength
         for element in elements {
             bound += elementFixedBytes + element.id.nameByteCount + 20 + 10 * ShortestDouble.maxLength
         }
@@ -99,7 +99,7 @@ public enum FrameEncoder {
     }
 
     static func write(loader: String, t: Double, width: Double, height: Double, done: Bool, background: RGBColor?,
-                      elements: [Element], to cursor: inout ByteCursor) {
+                      progress: Double? = nil, elements: [Element], to cursor: inout ByteCursor) {
         cursor.write("{\"loader\":\"")
         cursor.writeEscaped(loader)
         cursor.write("\",\"t\":")
@@ -113,6 +113,10 @@ public enum FrameEncoder {
             cursor.write(",\"background\":\"")
             cursor.write(background)
             cursor.write(UInt8(ascii: "\""))
+        }
+        if let progress {
+            cursor.write(",\"progress\":")
+            ShortestDouble.write(progress, to: &cursor)
         }
         cursor.write(",\"elements\":[")
         var first = true

@@ -20,9 +20,10 @@ public struct FrameRenderer: Sendable {
         let bound = FrameEncoder.byteBound(loader: loader.name, elements: elements)
         if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
         let (name, width, height, background, elements) = (loader.name, loader.width, loader.height, loader.background, self.elements)
+        let progress = loader.progress(at: t)
         let json = scratch.withUnsafeMutableBufferPointer { buffer in
             FrameEncoder.encode(loader: name, t: t, width: width, height: height,
-                                done: done, background: background, elements: elements, scratch: buffer)
+                                done: done, background: background, progress: progress, elements: elements, scratch: buffer)
         }
         return (json, done)
     }
@@ -32,7 +33,7 @@ public struct FrameRenderer: Sendable {
         elements.removeAll(keepingCapacity: true)
         let done = loader.render(at: t, into: &elements)
         FrameEncoder.append(loader: loader.name, t: t, width: loader.width, height: loader.height,
-                            done: done, background: loader.background, elements: elements, to: &bytes)
+                            done: done, background: loader.background, progress: loader.progress(at: t), elements: elements, to: &bytes)
         return done
     }
 

@@ -245,6 +245,11 @@ public struct ConfiguredLoader: Sendable {
     /// (`nil`: nothing, transparent).
     public let background: RGBColor?
     let scene: any LoaderScene
+    /// `steps` (web): how many progress events make the whole load; 0: unknown.
+    let steps: Int
+    /// The progress times that count towards `steps` (before any finish or
+    /// stop), ascending: a frame's share is found by bisection.
+    let stepTimes: [Double]
 
     init(definition: LoaderDefinition, parameters: ParameterValues, events: LoaderEvents) {
         self.definition = definition
@@ -259,6 +264,23 @@ public struct ConfiguredLoader: Sendable {
         let sceneEvents = s == 1 ? events
             : LoaderEvents(stop: events.stop.map { $0 * s }, finish: events.finish.map { $0 * s }, progress: events.progress.map { $0 * s })
         self.scene = definition.makeScene(parameters, sceneEvents)
+        steps = definition.parameters.contains { $0.name == "steps" } ? parameters.integer("steps") : 0
+        let cutoff = min(events.finish ?? .infinity, events.stop ?? .infinity)
+        stepTimes = steps > 0 ? events.progress.filter { $0 < cutoff }.sorted() : []
+    }
+
+    /// The share of the load done at `t`, 0 to 1, when `steps` says how many
+    /// progress events make it: each one counts 1/steps (at most the whole),
+    /// and a finish the whole. `nil` when the whole is not known.
+    public func progress(at t: Double) -> Double? {
+        guard steps > 0 else { return nil }
+        if let finish = events.finish, finish <= t, finish < (events.stop ?? .infinity) { return 1 }
+        var lo = 0, hi = stepTimes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if stepTimes[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return Double(min(lo, steps)) / Double(steps)
     }
 
     public var name: String { definition.name }
@@ -302,7 +324,8 @@ public struct ConfiguredLoader: Sendable {
         var elements = [Element]()
         elements.reserveCapacity(4)
         let done = render(at: t, into: &elements)
-        return Frame(loader: name, t: t, width: width, height: height, done: done, background: background, elements: elements)
+        return Frame(loader: name, t: t, width: width, height: height, done: done, background: background,
+                     progress: progress(at: t), elements: elements)
     }
 }
 

@@ -21,6 +21,8 @@ struct WebLoader: LoaderScene {
             CommonParameters.size("dropSize", 15, "Drop diameter in points."),
             CommonParameters.duration("pulseDuration", 0.8, "Seconds of one pulse leg (1 to 0 or 0 to 1)."),
             CommonParameters.duration("dropDuration", 0.6, "Seconds a drop takes to fall through the view."),
+            ParameterSpec("steps", .integer(min: 0, max: 10_000), default: .integer(0),
+                          "How many progress events make the whole load, when known: frames then carry progress, the share done (0 to 1; finish is 1), and <loader-frames> gives assistive technology a value. 0: unknown."),
             CommonParameters.motion,
             CommonParameters.speed,
             CommonParameters.scale,

@@ -418,6 +418,7 @@ export class LoaderFramesElement extends HTMLElement {
     this.#frame = frame;
     this.#size(frame.width, frame.height);
     this.#paint();
+    this.#value(frame.progress);
     if (frame.done) this.#finished();
     this.dispatchEvent(new CustomEvent("frame", { detail: frame }));
   }
@@ -491,6 +492,17 @@ svg { display: block; width: 100%; height: 100%; overflow: visible; color: inher
   // progressbar's name into the control's ("Saving… Loading").
   #decorative() { return this.hasAttribute("decorative") || !!this.closest(namedByContent); }
 
+  // The bar's value, 0 to 100, while the frames say how much is done (a
+  // web session with steps); none otherwise: indeterminate.
+  #value(share) {
+    const known = typeof share === "number" && !this.#decorative();
+    const now = known ? String(Math.round(Math.min(Math.max(share, 0), 1) * 100)) : null;
+    if (this.#internals.ariaValueNow === now) return;
+    this.#internals.ariaValueMin = known ? "0" : null;
+    this.#internals.ariaValueMax = known ? "100" : null;
+    this.#internals.ariaValueNow = now;
+  }
+
   // A progress bar named by `label`; decorative, nothing at all. Set through
   // ElementInternals, so the page's own role and aria-* attributes on the
   // element still win.
@@ -499,6 +511,7 @@ svg { display: block; width: 100%; height: 100%; overflow: visible; color: inher
     this.#internals.role = decorative ? null : "progressbar";
     this.#internals.ariaLabel = decorative ? null : this.getAttribute("label") || "Loading";
     this.#internals.ariaHidden = decorative ? "true" : null;
+    this.#value(this.#frame && this.#frame.progress);
     // A live region inside the element would be hidden with it; the page's
     // region is made now, before its first announcement.
     if (!decorative && this.hasAttribute("session") && this.isConnected) announcer();
