@@ -30,7 +30,7 @@ import base64, http.server, json, os, re, sys, threading, time, urllib.request
 
 from browser_test import chromium, pixels
 from cdp import Browser
-from loaderd_process import start_with_definitions
+from loaderd_process import serve_pages as serve, start_with_definitions
 
 failures = []
 
@@ -114,21 +114,6 @@ OTHER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>oth
 def until(page, expression, seconds):
     """page.wait_for, with an expression that may throw while the page loads."""
     return page.wait_for(f"(() => {{ try {{ return {expression}; }} catch {{ return false; }} }})()", seconds)
-
-def serve(pages):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = pages.get(self.path, "").encode()
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 def metric(base, name):
     text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()

@@ -1,6 +1,6 @@
 """What the system tests share: a free port, a loaderd (or any server)
-that is ready to answer, and a session's events."""
-import http.client, json, socket, subprocess, time
+that is ready to answer, a session's events, and pages of another origin."""
+import http.client, http.server, json, socket, subprocess, threading, time
 
 
 def free_port():
@@ -124,3 +124,22 @@ def first_frame(host, port, path):
         return r.status, got
     finally:
         c.close()
+
+
+def serve_pages(pages):
+    """Pages of another origin: {path: html} on a port of their own (a
+    ThreadingHTTPServer, served from a thread; shut it down when done)."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = pages.get(self.path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

@@ -16,11 +16,11 @@ Exits 1 on failure.
 
     Tests/system/picture_page.py path/to/loaderd output-dir
 """
-import http.server, json, os, sys, threading, urllib.request
+import json, os, sys, threading, urllib.request
 
 from browser_test import chromium
 from cdp import Browser
-from loaderd_process import free_port, start
+from loaderd_process import free_port, serve_pages, start
 
 failures = []
 
@@ -29,24 +29,6 @@ def check(ok, what):
     print(("ok: " if ok else "FAILED: ") + what)
     if not ok:
         failures.append(what)
-
-
-def serve(html):
-    """A page of another origin: `html` at / on a port of its own."""
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = html.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def main():
@@ -64,7 +46,7 @@ def main():
         files = ["animation.gif" if i % 2 == 0 else "animation.png" for i in range(len(loaders))]
         images = "".join(f'<img id="{l["name"]}" alt="{l["name"]}" src="{base}/loaders/{l["name"]}/{f}">'
                          for l, f in zip(loaders, files))
-        page = serve(f'<!doctype html><html><head><meta charset="utf-8"><title>pictures</title></head><body>{images}</body></html>')
+        page = serve_pages({"/": f'<!doctype html><html><head><meta charset="utf-8"><title>pictures</title></head><body>{images}</body></html>'})
 
         # The other client's export, asked for while the page's wait.
         other = {}
