@@ -86,7 +86,7 @@ def colour_page(base):
 <loader-frames id="two-tone" loader="two-tone"></loader-frames>
 </div>{COUNT}</body></html>"""
 
-def a11y_page(base, sid, sid2, sid4):
+def a11y_page(base, sid, sid2, sid4, sid5):
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a11y</title>
 <style>loader-frames {{ width: 40px; }} p {{ margin: 4px; }}</style></head><body>
 <script type="module" src="{base}/client.js"></script>
@@ -100,6 +100,8 @@ def a11y_page(base, sid, sid2, sid4):
 <p><loader-frames id="session2" session="{sid2}"></loader-frames></p>
 <p>Sending <loader-frames id="session3" session="{sid2}" decorative></loader-frames></p>
 <p><loader-frames id="session4" session="{sid4}" label="Uploading files"></loader-frames></p>
+<div style="height: 5000px"></div>
+<p><loader-frames id="session5" session="{sid5}" done-label="Upload finished"></loader-frames></p>
 {COUNT}</body></html>"""
 
 def bf_page(base):
@@ -245,7 +247,7 @@ def value_checks(browser, page, base, session):
     role, props = value_becomes(100)
     check(props.get("valuenow") == 100, f"finished: value {props.get('valuenow')} (want 100)")
 
-def a11y_checks(browser, page, base, session, session2):
+def a11y_checks(browser, page, base, session, session2, session5):
     browser.send("DOM.enable", session=page.session)
     browser.send("Accessibility.enable", session=page.session)
     until(page, '["plain", "named", "inner"].every((id) => (document.getElementById(id).frames || 0) >= 3)', 20)
@@ -284,11 +286,13 @@ def a11y_checks(browser, page, base, session, session2):
     check(bool(streaming), "three session players drew frames")
     post(base, f"/sessions/{session['id']}/events", {"type": "finish"}, session["token"])
     post(base, f"/sessions/{session2['id']}/events", {"type": "finish"}, session2["token"])
-    # Each said once; the decorative viewer of the second session says nothing.
-    said = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.children.length >= 2 ? 1 : 0; })()', 20)
+    post(base, f"/sessions/{session5['id']}/events", {"type": "finish"}, session5["token"])
+    # Each said once; the decorative viewer of the second session says nothing;
+    # the one below the fold, never scrolled to, is said too.
+    said = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return r && r.children.length >= 3 ? 1 : 0; })()', 20)
     browser.pump(0.5)
     said = json.loads(page.evaluate('JSON.stringify([...document.querySelector("[aria-live=polite]").children].map((c) => c.textContent).sort())'))
-    check(said == ["Loaded", "Upload complete"], f"the finished sessions are announced once each, by done-label or 'Loaded': {said}")
+    check(said == ["Loaded", "Upload complete", "Upload finished"], f"the finished sessions are announced once each, by done-label or 'Loaded', in view or not: {said}")
     if said:
         region, nodes = ax_node(browser, page, 'document.querySelector("[aria-live=polite]")')
         props = ax_props(region) if region else {}
@@ -298,7 +302,7 @@ def a11y_checks(browser, page, base, session, session2):
         # Visually hidden: a box of at most 1 px.
         size = json.loads(page.evaluate('JSON.stringify((() => { const r = document.querySelector("[aria-live=polite]").getBoundingClientRect(); return [r.width, r.height]; })())'))
         check(size[0] <= 1 and size[1] <= 1, f"the live region is visually hidden ({size})")
-    ended = until(page, 'window.ended.filter((e) => e.startsWith("session")).length === 3 && window.ended.filter((e) => e.startsWith("session")).sort()', 10)
+    ended = until(page, 'window.ended.filter((e) => e.startsWith("session")).length === 4 && window.ended.filter((e) => e.startsWith("session")).sort()', 10)
     check(bool(ended) and all(' end {"reason":"done"}' in e for e in ended), f"the sessions' players ended, done: {ended}")
     gone = until(page, '(() => { const r = document.querySelector("[aria-live=polite]"); return !r || r.textContent.trim() === "" ? 1 : 0; })()', 15)
     count = page.evaluate('[...document.querySelectorAll("[aria-live]")].length')
@@ -340,7 +344,9 @@ def main():
         session2 = post(base, "/sessions", {"loader": "web", "params": {}})
         # A load of four resources, known beforehand: its player has a value.
         session4 = post(base, "/sessions", {"loader": "web", "params": {"steps": 4}})
-        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"], session2["id"], session4["id"]), "/bf": bf_page(base), "/other": OTHER}
+        # Far below the fold: never scrolled to, yet its end is announced.
+        session5 = post(base, "/sessions", {"loader": "web", "params": {}})
+        pages = {"/colour": colour_page(base), "/a11y": a11y_page(base, session["id"], session2["id"], session4["id"], session5["id"]), "/bf": bf_page(base), "/other": OTHER}
         site = serve(pages)
         origin = f"http://127.0.0.1:{site.server_address[1]}"
         with Browser(chromium(), os.path.join(out, "chromium-a11y-profile"), ["--window-size=1024,600"]) as browser:
@@ -350,7 +356,7 @@ def main():
             if wait_metric(browser, base, "loaderd_open_streams", 0, 10) != 0:
                 check(False, "the colour page's streams closed with it")
             page = browser.open(origin + "/a11y")
-            a11y_checks(browser, page, base, session, session2)
+            a11y_checks(browser, page, base, session, session2, session5)
             value_checks(browser, page, base, session4)
             browser.send("Page.close", session=page.session)
             wait_metric(browser, base, "loaderd_open_streams", 0, 10)

@@ -334,9 +334,12 @@ export class LoaderFramesElement extends HTMLElement {
 
   #inView(visible) { this.#visible = visible; this.#update(); }
 
-  // Streams while connected, in view, the page shown and not paused.
+  // Streams while connected, in view, the page shown and not paused. A
+  // session's player that is named streams out of view too: a reader who
+  // scrolled away still hears that it finished.
   #update() {
-    const wanted = this.isConnected && this.#visible && !pageHidden && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
+    const inView = this.#visible || (this.hasAttribute("session") && !this.#decorative());
+    const wanted = this.isConnected && inView && !pageHidden && document.visibilityState !== "hidden" && !this.hasAttribute("paused")
       && (this.hasAttribute("loader") || this.hasAttribute("session"));
     if (wanted && !this.#joined) this.#join();
     else if (!wanted && this.#joined) this.#leave();
