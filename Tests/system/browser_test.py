@@ -174,6 +174,12 @@ def main():
                 failures.append(f"the <loader-frames> snippet at the defaults is not bare: {live[-120:]}")
             if "animation.gif?" not in gif or matte not in gif.lower():
                 failures.append(f"the GIF snippet is not matted for the page's background {matte}: {gif}")
+            # A picture cannot follow the page's colour: the snippet gives it.
+            ink = [int(v) for v in re.findall(r"\d+", page.evaluate("getComputedStyle(document.body).color"))[:3]]
+            color = "color=%23" + "".join(f"{v:02x}" for v in ink)
+            svg = next((t for k, t in plain.items() if "animated SVG" in k), "")
+            if color not in gif.lower() or color not in svg.lower():
+                failures.append(f"the picture snippets are not in the page's text colour {color}: {gif}; {svg}")
             page.evaluate("""(() => {
               const card = document.querySelector('[data-loader="typing"]');
               const set = (input, value) => { input.value = value; input.dispatchEvent(new Event("change")); };

@@ -163,10 +163,12 @@ function paramsOf(s) {
 }
 
 // This page's background as #rrggbb (rgb() as computed; black if transparent).
-function pageBackground() {
-  const c = getComputedStyle(document.body).backgroundColor.match(/[\d.]+/g) || [0, 0, 0];
+function hexOf(css) {
+  const c = css.match(/[\d.]+/g) || [0, 0, 0];
   return "#" + c.slice(0, 3).map((v) => Math.round(Number(v)).toString(16).padStart(2, "0")).join("");
 }
+function pageBackground() { return hexOf(getComputedStyle(document.body).backgroundColor); }
+function pageColor() { return hexOf(getComputedStyle(document.body).color); }
 
 function addCard(l) {
   const card = document.createElement("section");
@@ -272,11 +274,14 @@ function usePanel(s) {
   const q = () => { const p = paramsOf(s); if (p.get("motion") === "normal") p.delete("motion"); return p.toString(); };
   const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
   const size = () => `width: ${s.l.canvas.width}px; height: ${s.l.canvas.height}px`;
-  way("An image: animated SVG, no JavaScript", () => `<img src="${url("animation.svg")}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
-  // A picture has no page colour to follow: its edges are blended against
-  // this page's background (the GIF's matte), as they would be on a page of it.
-  way("A picture: animated GIF, edges blended for this page's background", () =>
-    `<img src="${url("animation.gif", "matte=" + encodeURIComponent(pageBackground()))}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
+  // A picture has no page colour to follow: unless a colour is chosen (or
+  // the loader has a background of its own) it is drawn in this page's text
+  // colour, and a GIF's edges are blended against this page's background
+  // (its matte), as they would be on a page of these colours.
+  const ink = () => paramsOf(s).has("color") || s.l.background ? "" : "color=" + encodeURIComponent(pageColor());
+  way("An image: animated SVG, no JavaScript, in this page's colours", () => `<img src="${url("animation.svg", ink())}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
+  way("A picture: animated GIF, in this page's colour, edges blended for its background", () =>
+    `<img src="${url("animation.gif", [ink(), "matte=" + encodeURIComponent(pageBackground())].filter(Boolean).join("&"))}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
   way("<loader-frames>: live, on the shared clock, transparent, in the page's colour", () =>
     `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}></loader-frames>`);
   way("CSS and HTML: no JavaScript, honours prefers-reduced-motion", null);
