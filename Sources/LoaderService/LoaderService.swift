@@ -55,9 +55,12 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         self.router = router
         // Checked when the configuration was read: every entry parses.
         trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
-        heavyWork = HeavyWork(perClient: configuration.maxHeavyRequestsPerClient,
+        let heavyWorkers = configuration.heavyWorkers > 0 ? configuration.heavyWorkers : HTTPServerConfiguration.cores
+        // One client never holds every worker: with two or more, one is
+        // always left for the others (2 cores: one place a client).
+        heavyWork = HeavyWork(perClient: min(configuration.maxHeavyRequestsPerClient, max(1, heavyWorkers - 1)),
                               waitingPerClient: configuration.maxHeavyWaitingPerClient,
-                              workers: configuration.heavyWorkers > 0 ? configuration.heavyWorkers : HTTPServerConfiguration.cores,
+                              workers: heavyWorkers,
                               maxWait: configuration.heavyWaitSeconds)
         streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)

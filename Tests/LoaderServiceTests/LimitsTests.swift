@@ -118,6 +118,15 @@ import Testing
         #expect(try app.request("POST", "/loaders/preview?t=1", Self.json, body: Array(body.utf8)).status == 200)
     }
 
+    /// One client never holds every heavy worker: its running places are at
+    /// most one fewer than the workers (at least one).
+    @Test func oneClientsPlacesLeaveAWorkerForTheOthers() {
+        for (workers, asked, places) in [(1, 2, 1), (2, 2, 1), (3, 2, 2), (3, 10, 2), (8, 2, 2), (8, 1, 1)] {
+            let app = TestApp { $0.heavyWorkers = workers; $0.maxHeavyRequestsPerClient = asked }
+            #expect(app.service.heavyWork.perClient == places, "\(workers) workers, \(asked) asked")
+        }
+    }
+
     /// A request waiting for its client's place waits at most
     /// heavyWaitSeconds in all, then gets 503; it never runs.
     @Test func aWaitForTheClientsOwnPlaceEndsAtHeavyWaitSeconds() throws {

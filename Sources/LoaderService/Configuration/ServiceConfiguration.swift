@@ -271,7 +271,7 @@ extension ServiceConfiguration {
         .integer("maxStreamWorkPerSecond", \.maxStreamWorkPerSecond, 1000...1_000_000_000,
                  "units of work one stream may cost a second (a frame's cost times fps); past it the stream gets 400"),
         .integer("maxHeavyRequestsPerClient", \.maxHeavyRequestsPerClient, 1...1000,
-                 "previews, export builds and costly batches one client address may have running at once; beyond, they wait (maxHeavyWaitingPerClient)"),
+                 "previews, export builds and costly batches one client address may have running at once, never more than heavyWorkers less one (at least one); beyond, they wait (maxHeavyWaitingPerClient)"),
         .integer("maxHeavyWaitingPerClient", \.maxHeavyWaitingPerClient, 0...1000,
                  "previews, export builds and costly batches of one client address that wait, in order, for one of its running places, within heavyWaitSeconds; beyond, 429 with Retry-After"),
         .integer("heavyWorkers", \.heavyWorkers, 0...1024,
