@@ -56,6 +56,10 @@ final class SceneNode: Sendable {
     let bounds: Point
     let beginTime: Double
     let animations: [any Animation]
+    /// The animations as written, and whether they move what a replicator
+    /// holds (its reduced pose holds all of it at one moment).
+    let specs: [AnimationSpec]
+    let moves: Bool
 
     init(_ spec: LayerSpec, color: RGBColor) {
         var model = spec.model
@@ -65,6 +69,8 @@ final class SceneNode: Sendable {
         bounds = spec.bounds
         beginTime = spec.beginTime
         animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        specs = spec.animations
+        if case .replicator = spec.kind { moves = spec.animations.contains(where: ReducedPose.moves) } else { moves = false }
         switch spec.kind {
         case .circle: kind = .shape(.circle, .butt, arc: 0)
         case .rect: kind = .shape(.rect, .butt, arc: 0)
@@ -203,7 +209,7 @@ struct DefinedScene: LoaderScene {
         }
         // Moments chosen once per definition; the elements once per scene.
         pose = reduced && document.reducedMotion == nil && document.reducedPose == nil
-            ? ReducedPose.pose(layers, moments: document.poseCache.moments(document.layers), ids: ids)
+            ? ReducedPose.pose(layers, moments: document.poseCache.moments(document.layers, canvas: Point(x: document.width, y: document.height)), ids: ids)
             : nil
     }
 

@@ -4,14 +4,17 @@ import Synchronization
 /// still pose of the normal loop in which every element shows.
 ///
 /// Each shape layer is held at a moment of its own animations (its local
-/// time, sampled over their common cycle) at which it draws the most:
-/// drawn area × opacity. Where it can draw at least half that clear of the
+/// time: a grid over the common cycle of those that change what it draws,
+/// their key moments, and the loop's start) at which it draws the most:
+/// drawn area × opacity × the share of it inside its parent. Where it can draw at least half that clear of the
 /// places its earlier siblings are held, it is held at the fullest such
 /// moment instead, so that dots chasing round one path show apart. When it
 /// draws that much for a while (a dot that only moves), it takes the moment
 /// farthest from its earlier siblings, or with none, the middle of the
-/// longest such while. A replicator's own animations (a turn of the whole
-/// group) hold where opacity × scale² is largest, by the same rule. Its
+/// longest such while. A replicator whose animations move what it holds
+/// (a turn of the whole group) is held with all of it at one moment, as
+/// one normal frame; one whose animations only fade it, where opacity ×
+/// scale² is largest, at its first sublayer's moment if that is as large. Its
 /// copies differ only by delay: each holds the moment it has in the normal
 /// frame where copy 0 holds its own, when it draws as much there (two cubes
 /// half a cycle apart show at opposite corners), else copy 0's moment.
@@ -39,8 +42,9 @@ enum ReducedPose {
     }
 
     /// The chosen local moment of every drawing layer of `layers`, in
-    /// pre-order (a replicator before its sublayers), as `SceneNode` walks them.
-    static func moments(_ layers: [LayerSpec]) -> [Double] {
+    /// pre-order (a replicator before its sublayers), as `SceneNode` walks
+    /// them; `canvas` bounds the top-level layers.
+    static func moments(_ layers: [LayerSpec], canvas: Point) -> [Double] {
         var moments: [Double] = []
         func count(_ specs: [LayerSpec]) -> Int {
             specs.reduce(0) { n, spec in
@@ -50,25 +54,286 @@ enum ReducedPose {
             }
         }
         let most = max(24, sampleBudget / max(1, count(layers)))
-        // Siblings in order; each one's place in its parent's space.
-        func walk(_ specs: [LayerSpec], _ nodes: [SceneNode]) {
+        // A subtree held at one moment: each layer that moment less its begin time.
+        func hold(_ specs: [LayerSpec], at moment: Double) {
+            for spec in specs {
+                moments.append(moment - spec.beginTime)
+                if case let .replicator(r) = spec.kind { hold(r.sublayers.filter(\.draws), at: moment - spec.beginTime) }
+            }
+        }
+        // Siblings in order; each one's place in its parent's space (`box`
+        // in size), `base` the parent's local time at the loop's start.
+        // Returns the first one's moment in its parent's time.
+        func walk(_ specs: [LayerSpec], _ nodes: [SceneNode], box: Point, base: Double) -> Double? {
             var placed: [Point] = []
             var discs: [Disc] = []
+            var first: Double?
             for (spec, node) in zip(specs, nodes) {
-                let chosen = moment(spec.animations, node, apartFrom: placed.suffix(maxDiscs), clearOf: discs.suffix(maxDiscs), samples: most)
-                moments.append(chosen)
+                let local = base - spec.beginTime
+                let slot = moments.count
+                moments.append(0)
+                let chosen: Double
+                if case let .replicator(r) = spec.kind, case let .replicator(_, _, sublayers) = node.kind {
+                    let children = r.sublayers.filter(\.draws)
+                    if node.moves {
+                        // Its turn or move places its children: all at one moment.
+                        chosen = held(node, base: local, box: box, samples: most * (1 + count(children)))
+                        hold(children, at: chosen)
+                    } else {
+                        let preferred = walk(children, sublayers, box: spec.bounds, base: local)
+                        chosen = moment(spec.animations, node, base: local, box: box, preferring: preferred,
+                                        apartFrom: placed.suffix(maxDiscs), samples: most)
+                    }
+                } else {
+                    chosen = moment(spec.animations, node, base: local, box: box, apartFrom: placed.suffix(maxDiscs),
+                                    clearOf: discs.suffix(maxDiscs), samples: most)
+                }
+                moments[slot] = chosen
+                if first == nil { first = chosen + spec.beginTime }
                 let state = node.state(at: chosen)
                 placed.append(state.position)
                 if let r = radius(node, state) { discs.append(Disc(center: state.position, radius: r)) }
-                if case let .replicator(r) = spec.kind, case let .replicator(_, _, sublayers) = node.kind {
-                    walk(r.sublayers.filter(\.draws), sublayers)
-                }
             }
+            return first
         }
         // Colour does not count: any will do.
         let specs = layers.filter(\.draws)
-        walk(specs, specs.map { SceneNode($0, color: .white) })
+        _ = walk(specs, specs.map { SceneNode($0, color: .white) }, box: canvas, base: 0)
         return moments
+    }
+
+    /// Whether an animation changes how much a layer draws (not where).
+    static func draws(_ spec: AnimationSpec) -> Bool {
+        switch spec {
+        case let .basic(key, _, _, _, _, _), let .keyframe(key, _, _, _, _, _, _, _):
+            switch key {
+            case .opacity, .scale, .width, .height, .strokeStart, .strokeEnd, .lineWidth: return true
+            default: return false
+            }
+        case let .group(children, _, _): return children.contains(where: draws)
+        }
+    }
+
+    /// Whether an animation of a replicator moves what it holds.
+    static func moves(_ spec: AnimationSpec) -> Bool {
+        switch spec {
+        case let .basic(key, _, _, _, _, _), let .keyframe(key, _, _, _, _, _, _, _):
+            switch key {
+            case .position, .positionX, .positionY, .rotation, .scale: return true
+            default: return false
+            }
+        case let .group(children, _, _): return children.contains(where: moves)
+        }
+    }
+
+    /// Where in one leg of `spec` (0…1 of its duration) its value can stop
+    /// rising or falling: its key times, begin and end, and the middles
+    /// between (a step's plateau), through its timing function. Between
+    /// key times values are monotone for the timing functions allowed.
+    static func marks(_ spec: AnimationSpec) -> [Double] {
+        var inner: [Double]
+        let function: TimingFunction
+        switch spec {
+        case let .basic(_, _, _, _, _, f):
+            inner = [0, 1]
+            function = f
+        case let .keyframe(_, values, _, keyTimes, _, mode, _, f):
+            function = f
+            if let keyTimes {
+                inner = keyTimes
+            } else if let values, values.count > 1 {
+                let legs = mode == .discrete ? values.count : values.count - 1
+                inner = (0...legs).map { Double($0) / Double(legs) }
+            } else {
+                inner = [0, 1]
+            }
+        case let .group(children, timing, f):
+            function = f
+            inner = [0, 1] + children.filter(draws).flatMap { times($0, from: 0, to: timing.duration) }.map { $0 / timing.duration }
+        }
+        inner = inner.filter { $0 >= 0 && $0 <= 1 }.sorted()
+        let middles = zip(inner, inner.dropFirst()).map { ($0 + $1) / 2 }
+        return (inner + middles).map { invert(function, $0) }
+    }
+
+    /// The progress at which a timing function reaches `y`.
+    static func invert(_ f: TimingFunction, _ y: Double) -> Double {
+        if y <= 0 || y >= 1 || f.isLinear { return min(max(y, 0), 1) }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if f(mid) < y { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    /// The moments in `lo..<hi` of its parent's time at which `spec` passes
+    /// one of its `marks`, over at most 64 legs.
+    static func times(_ spec: AnimationSpec, from lo: Double, to hi: Double) -> [Double] {
+        let t = spec.timing
+        guard t.duration > 0, t.speed > 0, hi > lo else { return [] }
+        let leg = t.duration / t.speed
+        let anchor = t.beginTime - t.timeOffset / t.speed
+        var fractions = marks(spec)
+        if t.autoreverses { fractions += fractions.map { 1 - $0 } }
+        let first = max(0, ((lo - anchor) / leg).rounded(.down))
+        let last = min(t.legs.rounded(.up) - 1, ((hi - anchor) / leg).rounded(.down))
+        var out: [Double] = []
+        var l = first
+        while l <= last && l < first + 64 {
+            for q in fractions {
+                let time = anchor + (l + q) * leg
+                if time >= lo && time < hi { out.append(time) }
+            }
+            l += 1
+        }
+        return out
+    }
+
+    /// The local times a layer (or a subtree held as one, its animations
+    /// `offset` later) is weighed at, in order: a grid over one common
+    /// cycle of the animations that change what it draws (of all, when none
+    /// do), after every one has begun; every moment of that cycle at which
+    /// one of those passes a key time, begins or ends (a short window of a
+    /// long cycle is not missed); and `base`, the loop's start, where
+    /// animations that begin later show the written values.
+    static func candidates(_ tracks: [(spec: AnimationSpec, offset: Double)], base: Double?, samples budget: Int) -> [Double] {
+        var start = 0.0
+        var all: [Double] = []
+        var drawing: [Double] = []
+        for (spec, offset) in tracks {
+            let t = spec.timing
+            let begin = offset + t.beginTime - t.timeOffset / t.speed
+            if t.repeatDuration == nil && t.repeatCount == .infinity {
+                let cycle = t.duration * (t.autoreverses ? 2 : 1) / t.speed
+                all.append(cycle)
+                if draws(spec) { drawing.append(cycle) }
+                start = max(start, begin)
+            } else {
+                // One that ends: from its end on it holds (or is gone).
+                start = max(start, begin + t.activeDuration / t.speed)
+            }
+        }
+        var list: [Double] = base.map { [$0] } ?? []
+        let cycles = drawing.isEmpty ? all : drawing
+        guard let longest = cycles.max() else { return (list + [start]).sorted() }
+        let period = commonPeriod(cycles) ?? longest
+        var marks: [Double] = []
+        for (spec, offset) in tracks where draws(spec) {
+            marks += times(spec, from: start - offset, to: start + period - offset).map { $0 + offset }
+            if marks.count >= budget { break }
+        }
+        let count = min(budget, maxSamples, max(samples, Int((Double(samples) * period / longest).rounded(.up))))
+        list += (0..<count).map { start + period * Double($0) / Double(count) }
+        list += marks.prefix(budget)
+        return list.sorted()
+    }
+
+    /// The local time at which `node` draws the most (`fullest`) of its
+    /// `candidates`; `preferred` (its first child's) when that draws as much.
+    static func moment(_ animations: [AnimationSpec], _ node: SceneNode, base: Double? = nil, box: Point? = nil,
+                       preferring preferred: Double? = nil, apartFrom placed: ArraySlice<Point> = [],
+                       clearOf discs: ArraySlice<Disc> = [], samples budget: Int = maxSamples) -> Double {
+        guard !animations.isEmpty else { return 0 }
+        let times = candidates(animations.map { ($0, 0) }, base: base, samples: budget)
+        let states = times.map { node.state(at: $0) }
+        let weigh = { (state: LayerState) in measure(node, state) * (box.map { inside(node, state, $0) } ?? 1) }
+        let drawn = states.map(weigh)
+        if let preferred, let top = drawn.max(), weigh(node.state(at: preferred)) >= top - 1e-9 * max(abs(top), 1e-300) {
+            return preferred
+        }
+        let distance = { (p: Point, q: Point) in ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
+        let clear: [Bool]? = discs.isEmpty ? nil : states.map { state in
+            guard let r = radius(node, state) else { return true }
+            return discs.allSatisfy { distance(state.position, $0.center) >= r + $0.radius - 1e-9 }
+        }
+        let apart: [Double]? = placed.isEmpty ? nil : states.map { state in placed.map { distance(state.position, $0) }.min()! }
+        return times[fullest(drawn, clear: clear, apart: apart)]
+    }
+
+    /// The local time at which a replicator whose own animations move what
+    /// it holds is held, with everything it holds at that same moment (as
+    /// one normal frame): of the moments at which all of it draws at least
+    /// 1.02 × its mean (or its most, if less), the one where the element that
+    /// shows least, as a share of the most it shows, shows most.
+    static func held(_ node: SceneNode, base: Double, box: Point, samples budget: Int) -> Double {
+        // Its animations and those of what it holds, each copy as delayed.
+        var tracks: [(spec: AnimationSpec, offset: Double)] = node.specs.map { ($0, 0) }
+        var elements = 0
+        func gather(_ node: SceneNode, offset: Double) {
+            guard case let .replicator(_, copies, sublayers) = node.kind else {
+                elements += 1
+                return
+            }
+            for copy in copies {
+                for sublayer in sublayers {
+                    let later = offset + copy.delay + sublayer.beginTime
+                    if tracks.count < 256 { tracks += sublayer.specs.map { ($0, later) } }
+                    gather(sublayer, offset: later)
+                }
+            }
+        }
+        gather(node, offset: 0)
+        let times = candidates(tracks, base: base, samples: max(24, min(maxSamples, budget / max(1, elements))))
+        // Each element's share at each time: area × opacity inside its parent.
+        func visit(_ node: SceneNode, _ local: Double, _ box: Point, _ opacity: Double, _ scale: Double, _ out: inout [Double]) {
+            let state = node.state(at: local)
+            guard case let .replicator(_, copies, sublayers) = node.kind else {
+                out.append(measure(node, state) * inside(node, state, box) * scale * scale * min(max(opacity, 0), 1))
+                return
+            }
+            for copy in copies {
+                for sublayer in sublayers {
+                    visit(sublayer, local - copy.delay - sublayer.beginTime, node.bounds, opacity * state.opacity * copy.alpha,
+                          scale * abs(state.scale * copy.transform.scale), &out)
+                }
+            }
+        }
+        let shown = times.map { t in
+            var out: [Double] = []
+            visit(node, t, box, 1, 1, &out)
+            return out
+        }
+        guard let width = shown.first?.count, width > 0 else { return times[0] }
+        let peaks = (0..<width).map { i in shown.map { $0[i] }.max() ?? 0 }
+        // As full as the loop is on average (2 % more, for the raster's
+        // edges, where it can be): at half opacity it still draws half of it.
+        let totals = shown.map { $0.reduce(0, +) }
+        let floor = min(totals.max() ?? 0, 1.02 * totals.reduce(0, +) / Double(totals.count))
+        let least = zip(shown, totals).map { row, total in
+            total < floor * (1 - 1e-9) ? -1 : zip(row, peaks).filter { $0.1 > 0 }.map { $0.0 / $0.1 }.min() ?? 0
+        }
+        return times[fullest(least)]
+    }
+
+    /// The share of a shape layer's box (its extent, unturned for a circle)
+    /// in `state` that lies inside its parent's, 0,0 to `box`: a moment
+    /// off the canvas draws nothing there.
+    static func inside(_ node: SceneNode, _ state: LayerState, _ box: Point) -> Double {
+        let s = abs(state.scale)
+        var hx: Double, hy: Double
+        switch node.kind {
+        case let .shape(shape, _, _):
+            switch shape {
+            case .circle, .segment:
+                hx = node.diameter * s / 2
+                hy = hx
+            case .ring:
+                hx = (node.diameter + max(state.lineWidth, 0)) * s / 2
+                hy = hx
+            case .rect:
+                let w = max(state.width, 0) * s / 2, h = max(state.height, 0) * s / 2
+                let c = abs(cosine(state.rotation)), n = abs(sine(state.rotation))
+                hx = c * w + n * h
+                hy = n * w + c * h
+            }
+        case .replicator:
+            return 1
+        }
+        guard hx > 0, hy > 0 else { return 1 }
+        let x = max(0, min(state.position.x + hx, box.x) - max(state.position.x - hx, 0))
+        let y = max(0, min(state.position.y + hy, box.y) - max(state.position.y - hy, 0))
+        return x * y / (4 * hx * hy)
     }
 
     /// The still elements of `layers` (built from the definition whose
@@ -95,11 +360,24 @@ enum ReducedPose {
 
         var elements: [Element] = []
         var count = 0
-        func walk(_ node: SceneNode, time: Double, transform: Similarity, opacity: Double) {
+        // `shift`: how far from its moment a layer inside a replicator that
+        // moves what it holds is, that replicator's copy shown as one frame.
+        func walk(_ node: SceneNode, time: Double, transform: Similarity, opacity: Double, shift: Double? = nil) {
             let c = chosen[ObjectIdentifier(node)]!
             let local = time - node.beginTime
-            var state = node.state(at: c.moment + (local - c.base))
-            if measure(node, state) < c.most - 1e-9 * max(abs(c.most), 1e-300) { state = node.state(at: c.moment) }
+            var held = shift
+            var state: LayerState
+            if let shift {
+                state = node.state(at: c.moment + shift)
+            } else {
+                var s = local - c.base
+                state = node.state(at: c.moment + s)
+                if measure(node, state) < c.most - 1e-9 * max(abs(c.most), 1e-300) {
+                    s = 0
+                    state = node.state(at: c.moment)
+                }
+                if node.moves { held = s }
+            }
             switch node.kind {
             case .shape:
                 elements.append(node.element(state, transform: transform, opacity: opacity, id: ids[count]))
@@ -109,7 +387,7 @@ enum ReducedPose {
                 for copy in copies {
                     for sublayer in sublayers {
                         walk(sublayer, time: local - copy.delay, transform: own.after(copy.transform),
-                             opacity: opacity * state.opacity * copy.alpha)
+                             opacity: opacity * state.opacity * copy.alpha, shift: held.map { $0 - copy.delay })
                     }
                 }
             }
@@ -269,10 +547,10 @@ final class ReducedPoseCache: Sendable {
 
     init() {}
 
-    func moments(_ layers: [LayerSpec]) -> [Double] {
+    func moments(_ layers: [LayerSpec], canvas: Point) -> [Double] {
         moments.withLock { cached in
             if let cached { return cached }
-            let chosen = ReducedPose.moments(layers)
+            let chosen = ReducedPose.moments(layers, canvas: canvas)
             cached = chosen
             return chosen
         }
