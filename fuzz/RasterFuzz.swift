@@ -177,15 +177,22 @@ enum PNGReader {
 
     /// An APNG's frames as shown: each frame's rectangle (fcTL: width,
     /// height, x, y; blend source) over the canvas as the frame before left it.
+    /// 8-bit RGBA (colour type 6), or 8-bit indices into PLTE with tRNS's
+    /// alphas (colour type 3), as RGBA.
     static func frames(_ png: [UInt8]) -> [[UInt8]]? {
-        var at = 8, width = 0, height = 0
-        var canvas: [UInt8] = [], shown: [[UInt8]] = []
+        var at = 8, width = 0, height = 0, colorType = 6
+        var canvas: [UInt8] = [], shown: [[UInt8]] = [], palette: [[UInt8]] = []
         var box = (w: 0, h: 0, x: 0, y: 0), data: [UInt8] = []
         func be32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
         func finish() -> Bool {
             guard !data.isEmpty else { return true }
-            guard let raw = Inflate.zlib(data), let part = unfiltered(raw, width: box.w, height: box.h),
+            guard let raw = Inflate.zlib(data), let filtered = unfiltered(raw, width: box.w, height: box.h, bytesPerPixel: colorType == 3 ? 1 : 4),
                   box.x + box.w <= width, box.y + box.h <= height else { return false }
+            var part = filtered
+            if colorType == 3 {
+                guard filtered.allSatisfy({ Int($0) < palette.count }) else { return false }
+                part = filtered.flatMap { palette[Int($0)] }
+            }
             for y in 0..<box.h {
                 for x in 0..<(box.w * 4) { canvas[((box.y + y) * width + box.x) * 4 + x] = part[y * box.w * 4 + x] }
             }
@@ -201,6 +208,12 @@ enum PNGReader {
             case "IHDR":   // a still PNG is one frame of the whole canvas
                 width = be32(at + 8); height = be32(at + 12); canvas = [UInt8](repeating: 0, count: width * height * 4)
                 box = (width, height, 0, 0)
+                colorType = Int(body[9])
+                guard body[8] == 8, colorType == 6 || colorType == 3 else { return nil }
+            case "PLTE": palette = stride(from: 0, to: body.count - 2, by: 3).map { [body[$0], body[$0 + 1], body[$0 + 2], 255] }
+            case "tRNS":
+                guard body.count <= palette.count else { return nil }
+                for (i, alpha) in body.enumerated() { palette[i][3] = alpha }
             case "fcTL":
                 guard finish(), body[24] == 0, body[25] == 0 else { return nil }   // dispose none, blend source
                 box = (be32(at + 12), be32(at + 16), be32(at + 20), be32(at + 24))
@@ -214,17 +227,17 @@ enum PNGReader {
         return shown
     }
 
-    /// Rows after their filter bytes, unfiltered (8-bit RGBA).
-    static func unfiltered(_ raw: [UInt8], width: Int, height: Int) -> [UInt8]? {
-        guard raw.count == (width * 4 + 1) * height else { return nil }
-        let stride = width * 4
+    /// Rows after their filter bytes, unfiltered (8 bits a sample).
+    static func unfiltered(_ raw: [UInt8], width: Int, height: Int, bytesPerPixel bpp: Int) -> [UInt8]? {
+        guard raw.count == (width * bpp + 1) * height else { return nil }
+        let stride = width * bpp
         var out = [UInt8](repeating: 0, count: stride * height)
         for y in 0..<height {
             let filter = raw[y * (stride + 1)]
             for x in 0..<stride {
                 let v = Int(raw[y * (stride + 1) + 1 + x])
-                let a = x >= 4 ? Int(out[y * stride + x - 4]) : 0, b = y > 0 ? Int(out[(y - 1) * stride + x]) : 0
-                let c = x >= 4 && y > 0 ? Int(out[(y - 1) * stride + x - 4]) : 0
+                let a = x >= bpp ? Int(out[y * stride + x - bpp]) : 0, b = y > 0 ? Int(out[(y - 1) * stride + x]) : 0
+                let c = x >= bpp && y > 0 ? Int(out[(y - 1) * stride + x - bpp]) : 0
                 let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
                 let predictor = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][Int(filter)]
                 out[y * stride + x] = UInt8(truncatingIfNeeded: v + predictor)
