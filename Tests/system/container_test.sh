@@ -44,7 +44,7 @@ failures=0
 fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
 
 frame=$(curl -fs "http://127.0.0.1:$port/loaders/typing/frames?t=0.5")
-expected='{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"},{"id":"dot1","shape":"circle","x":35,"y":7.75,"diameter":8,"scale":1.2,"opacity":0.76,"color":"#FFFFFF"},{"id":"dot2","shape":"circle","x":50,"y":7.25,"diameter":8,"scale":1.0666666666666667,"opacity":0.9199999999999999,"color":"#FFFFFF"}]}'
+expected='{"loader":"typing","t":0.5,"width":70,"height":20,"done":false,"background":"#000000","elements":[{"id":"dot0","shape":"circle","x":20,"y":8.25,"diameter":8,"scale":1.3333333333333333,"opacity":0.6,"color":"#FFFFFF"},{"id":"dot1","shape":"circle","x":35,"y":7.75,"diameter":8,"scale":1.2,"opacity":0.76,"color":"#FFFFFF"},{"id":"dot2","shape":"circle","x":50,"y":7.25,"diameter":8,"scale":1.0666666666666667,"opacity":0.9199999999999999,"color":"#FFFFFF"}]}'
 [ "$frame" = "$expected" ] || fail "the typing frame at t=0.5 differs: $frame"
 mounted=$(curl -fs "http://127.0.0.1:$port/loaders/mounted/frames?t=0" || true)
 [ "$mounted" = '{"loader":"mounted","t":0,"width":10,"height":10,"done":false,"elements":[{"id":"dot","shape":"circle","x":5,"y":5,"diameter":4,"scale":1,"opacity":1,"color":"#FFFFFF"}]}' ] \
