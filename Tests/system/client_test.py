@@ -31,7 +31,7 @@ import http.server, json, math, os, re, sys, threading, time, urllib.parse, urll
 
 from browser_test import chromium
 from cdp import Browser
-from loaderd_process import free_port, start
+from loaderd_process import free_port, serve_pages, start
 
 failures = []
 
@@ -94,19 +94,8 @@ def unavailable(port):
     return server
 
 def serve(html):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = html.encode() if self.path == "/" else b""
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    """The page at / of another origin (outage_browser.py uses it too)."""
+    return serve_pages({"/": html})
 
 # What each player shows, read in one synchronous step (no frame can land
 # between reading `frame` and reading the nodes).
