@@ -14,7 +14,10 @@
    settle: a session's viewers read on another replica, and the replicas'
    loaderd_session_viewers and loaderd_admitted_streams, come back to the
    one viewer the test holds, then to none;
-4. Redis is lost: SIGKILL redis-server during a burst of events to all
+4. joins at once: viewers that open a session's stream together on one
+   replica are all counted, read on another, as soon as each has its first
+   frame (a replica's claims can reach Redis out of order; the newest wins);
+5. Redis is lost: SIGKILL redis-server during a burst of events to all
    replicas, restart it on the same directory: every event that got a 2xx
    is there; replicas answer 503 (at once) while it is down and recover by
    themselves; a viewer that left while Redis was down is not counted once
@@ -308,6 +311,37 @@ def viewer_counts(ports):
             f"the count read 1 after {t1 or 0:.2f} s, 0 after {t2 or 0:.2f} s once it left, each replica's gauges back to where they were")
 
 
+def joins_at_once(ports, viewers=6, rounds=12):
+    sid, token = create(ports[0], '{"loader":"typing"}')
+    # A viewer already there: the replica claims it every half second, and
+    # those claims race with the joins too.
+    held = Viewer(ports[0], sid)
+    settles(lambda: bool(held.frames()))
+    for n in range(rounds):
+        # One thread each: their subscribes run on the replica's loops side by side.
+        opened = [None] * viewers
+        def open_one(i):
+            opened[i] = Viewer(ports[0], sid)
+        starters = [threading.Thread(target=open_one, args=(i,)) for i in range(viewers)]
+        for t in starters:
+            t.start()
+        for t in starters:
+            t.join()
+        settles(lambda: all(v.frames() for v in opened))
+        check(all(v.frames() for v in opened), f"round {n}: every viewer that joined at once gets frames")
+        # Each viewer's claim was in Redis before its stream began: no settling.
+        count = viewer_count(ports[1], sid)
+        check(count == viewers + 1, f"round {n}: {viewers} viewers joined at once on one replica with 1 there, counted {count} on another")
+        for v in opened:
+            v.close()
+        check(settles(lambda: viewer_count(ports[1], sid) == 1) is not None, f"round {n}: the held viewer alone counted once the others left")
+    held.close()
+    check(settles(lambda: viewer_count(ports[1], sid) == 0) is not None, "no viewer counted once the held one left")
+    call(ports[0], "POST", f"/sessions/{sid}/events", '{"type":"stop"}', token)
+    return (f"{rounds} rounds of {viewers} viewers joining at once on one replica beside a held one: "
+            "each counted on another as soon as it had a frame")
+
+
 def redis_lost(binary, redis, ports):
     sessions = [create(ports[i % 2]) for i in range(6)]
     acknowledged, lock, stop = [], threading.Lock(), threading.Event()
@@ -392,6 +426,7 @@ def main():
         rows.append(cross_replica(binary, redis, ports))
         rows.append(replica_lost(binary, redis, ports, processes))
         rows.append(viewer_counts(ports[1:]))
+        rows.append(joins_at_once(ports[1:]))
         rows.append(redis_lost(binary, redis, ports[1:]))
     finally:
         for port, p in zip(ports, processes):

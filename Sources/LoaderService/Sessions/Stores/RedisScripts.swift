@@ -13,7 +13,11 @@ import Redis
 /// refresh every half second), never a difference, so a claim that was lost
 /// (Redis away, a reply that never came) is made good by the next; an entry
 /// whose lease has run out (a replica that died without a word) counts for
-/// nothing and is dropped. `loaderd:live` scores each live id by when it
+/// nothing and is dropped. Each claim carries the replica's sequence number,
+/// kept in `loaderd:{id}:vs`: claims sent on different connections (one per
+/// loop) or resent whole after NOSCRIPT can arrive out of order, and an
+/// older one must not undo a newer (its own key, so that replicas of an
+/// earlier version, which drop entries of another shape, leave it alone). `loaderd:live` scores each live id by when it
 /// expires (the session limit). Changes are published on `loaderd:events`
 /// with the id, for the replicas whose viewers watch it. Errors are replies
 /// whose text is the error's code.
@@ -22,7 +26,7 @@ enum RedisScripts {
     static let live = "loaderd:live"
 
     static func keys(_ id: String) -> [String] {
-        ["loaderd:{\(id)}:s", "loaderd:{\(id)}:ev", "loaderd:{\(id)}:t", live, "loaderd:{\(id)}:v"]
+        ["loaderd:{\(id)}:s", "loaderd:{\(id)}:ev", "loaderd:{\(id)}:t", live, "loaderd:{\(id)}:v", "loaderd:{\(id)}:vs"]
     }
 
     /// How long a replica's claim of its viewers lasts unless claimed again:
@@ -69,8 +73,13 @@ enum RedisScripts {
           end
           return others, own
         end
-        -- This replica has `n` viewers of the session now.
-        local function claim(replica, n, now, lease)
+        -- This replica has `n` viewers of the session now, as of its claim
+        -- `seq`: false, and nothing changed, when a later claim is in already.
+        local function claim(replica, n, seq, now, lease)
+          local last = redis.call('HGET', KEYS[6], replica)
+          if last and tonumber(last) > tonumber(seq) then return false end
+          redis.call('HSET', KEYS[6], replica, seq)
+          redis.call('PEXPIRE', KEYS[6], 2 * lease)
           if tonumber(n) > 0 then
             redis.call('HSET', KEYS[5], replica, n .. ' ' .. (now + lease))
             -- Gone with the last replica that watched it.
@@ -78,6 +87,7 @@ enum RedisScripts {
           else
             redis.call('HDEL', KEYS[5], replica)
           end
+          return true
         end
 
         """
@@ -98,7 +108,7 @@ enum RedisScripts {
     /// ARGV: id, token ('' for none), checkToken (0/1), addViewer (0/1), maxViewers, ttl, now,
     /// from (the first stream ID of the events wanted: '-' for all, '' for none),
     /// replica, claim (this replica's viewers of it, the new one included
-    /// when adding one; '' to claim nothing), lease (ms).
+    /// when adding one; '' to claim nothing), lease (ms), the claim's sequence.
     /// Answers the hash's fields and those events, so that a replica that
     /// has a session's first events reads only the new ones, in the same
     /// step as the count it checks them against:
@@ -112,8 +122,7 @@ enum RedisScripts {
         local others, own = viewers(ARGV[9], now)
         if ARGV[10] ~= '' then
           if ARGV[4] == '1' and others + tonumber(ARGV[10]) > tonumber(ARGV[5]) then return redis.error_reply('too_many_viewers') end
-          claim(ARGV[9], ARGV[10], now, tonumber(ARGV[11]))
-          own = tonumber(ARGV[10])
+          if claim(ARGV[9], ARGV[10], ARGV[12], now, tonumber(ARGV[11])) then own = tonumber(ARGV[10]) end
         end
         if ARGV[4] == '1' then active(ARGV[6], ARGV[7], ARGV[1]) end
         local h = redis.call('HMGET', KEYS[1], 'loader', 'params', 'createdAt', 'createdAt', 'doneAt', 'finished', 'events')
@@ -157,20 +166,20 @@ enum RedisScripts {
         local e = gone(KEYS[1], KEYS[3])
         if e then return redis.error_reply(e) end
         if not owner(ARGV[2]) then return redis.error_reply('unauthorized') end
-        redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
+        redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6])
         redis.call('ZREM', KEYS[4], ARGV[1])
         redis.call('PUBLISH', '\(channel)', ARGV[1])
         return 'OK'
         """)
 
-    /// ARGV: id, replica, count, lease (ms): this replica has `count`
-    /// viewers of the session now (one left, or a claim made good). Nothing
-    /// is claimed for a session that is gone.
+    /// ARGV: id, replica, count, lease (ms), the claim's sequence: this
+    /// replica has `count` viewers of the session now (one left, or a claim
+    /// made good). Nothing is claimed for a session that is gone.
     static let claimViewers = RedisScript(prelude + """
         if redis.call('EXISTS', KEYS[1]) == 0 and tonumber(ARGV[3]) > 0 then return 'OK' end
         local now = clock()
         viewers(ARGV[2], now)
-        claim(ARGV[2], ARGV[3], now, tonumber(ARGV[4]))
+        claim(ARGV[2], ARGV[3], ARGV[5], now, tonumber(ARGV[4]))
         return 'OK'
         """)
 

@@ -55,6 +55,16 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Sessions whose count Redis may not have right (a claim that failed,
     /// a join whose outcome is unknown): claimed again at the next refresh.
     private let unsettled = Mutex<Set<String>>([])
+    /// The sequence number of this replica's last claim (`RedisScripts`):
+    /// a claim's count is taken under it, so a later number always carries
+    /// a count at least as recent, and Redis keeps the latest to arrive.
+    private let claims = Mutex<Int>(0)
+
+    /// This replica's count of a session's viewers as of its `sequence`.
+    private struct Claim {
+        let count: Int
+        let sequence: Int
+    }
 
     /// A session as this replica last read it: its events folded into its
     /// loader, and the stream ID of the last, so that the next read asks
@@ -285,7 +295,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// events, and new ones come once Redis is back (its refresh then
     /// claims these viewers too).
     public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
-        let claim = join(id, 1)
+        let claim = claim(id, joining: 1)
         read(id, owner: nil, addViewer: true, claim: claim) { [self] result in
             join(id, -1)
             guard case .failure(.unavailable) = result else { return reply(result) }
@@ -323,14 +333,22 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         return joining + known.withLock { $0[id]?.viewers ?? 0 }
     }
 
-    /// This replica's viewers of `id` now.
-    private func claim(_ id: String) -> Int { join(id, 0) }
+    /// This replica's viewers of `id` now, with `joining` more on their way,
+    /// numbered after every claim made before.
+    private func claim(_ id: String, joining change: Int = 0) -> Claim {
+        claims.withLock { last in
+            last += 1
+            return Claim(count: join(id, change), sequence: last)
+        }
+    }
 
     /// Claims this replica's viewers of `id` on their own (a viewer left);
     /// if that fails, the next refresh claims them.
     private func claimViewers(_ id: String) {
         guard let commands else { return }
-        let call = RedisScripts.eval(RedisScripts.claimViewers, id, [replica, String(claim(id)), String(RedisScripts.viewerLeaseMilliseconds)])
+        let claim = claim(id)
+        let call = RedisScripts.eval(RedisScripts.claimViewers, id,
+                                     [replica, String(claim.count), String(RedisScripts.viewerLeaseMilliseconds), String(claim.sequence)])
         Self.run(call, on: commands) { [self] result in
             guard case .failure = result else { return }
             unsettled.withLock { _ = $0.insert(id) }
@@ -355,7 +373,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     private func refresh(_ id: String) {
         let mine = claim(id)
         let settling = unsettled.withLock { $0.remove(id) != nil }
-        guard mine > 0 || settling else { return }
+        guard mine.count > 0 || settling else { return }
         read(id, owner: nil, addViewer: false, claim: mine) { [self] result in
             switch result {
             case .success: break
@@ -388,12 +406,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// out; with them, only those this replica has not read yet are asked
     /// for, unless `full`. With `claim`, this replica claims that many
     /// viewers of it (with `addViewer`, the new one among them).
-    private func read(_ id: String, owner: String?, addViewer: Bool, claim: Int? = nil, events: Bool = true, full: Bool = false,
+    private func read(_ id: String, owner: String?, addViewer: Bool, claim: Claim? = nil, events: Bool = true, full: Bool = false,
                       _ reply: @escaping SessionReply<SessionSnapshot>) {
         let from = !events ? "" : full ? "-" : known.withLock { $0[id]?.last?.next ?? "-" }
         let arguments = [owner ?? "", owner == nil ? "0" : "1", addViewer ? "1" : "0",
                          String(limits.maxViewersPerSession), ttl, JSONWriter.number(clock.now()), from,
-                         replica, claim.map(String.init) ?? "", String(RedisScripts.viewerLeaseMilliseconds)]
+                         replica, claim.map { String($0.count) } ?? "", String(RedisScripts.viewerLeaseMilliseconds),
+                         claim.map { String($0.sequence) } ?? ""]
         command(id, RedisScripts.eval(RedisScripts.read, id, arguments)) { [self] result in
             switch result.flatMap({ value in fold(id, value, from: from, addViewer: addViewer) }) {
             case .success(let snapshot?): reply(.success(snapshot))
