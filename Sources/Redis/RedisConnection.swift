@@ -16,6 +16,11 @@ import Synchronization
 /// pending, and the connection is made anew. Replies are delivered on the
 /// loop's thread.
 ///
+/// With a `sentinel`, it connects to the primary the Sentinels name, checks
+/// with `ROLE` that it is the primary before any command goes out, and
+/// follows it: told that the primary moved, or answered `READONLY` or
+/// `LOADING`, or its connection lost, it asks the Sentinels again.
+///
 /// A subscriber connection (with `onMessage`) also takes the messages of
 /// the channels it subscribes to. Subscribe to one channel a command, so
 /// that each command has one reply; subscriptions end with the connection,
@@ -29,15 +34,23 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     private let parser = RESPParser()
     /// How far the reply at the start of `input` has been measured.
     private var progress = RESPParser.Progress()
-    private let connectTimeout: UInt64 = 1_000_000_000
     private let commandTimeout: UInt64
+    private let sentinel: RedisSentinel?
+    /// Where it is connected, or connecting to.
+    private var address: RedisAddress?
+    /// Counts connection attempts: an answer from the Sentinel for an
+    /// attempt given up is not this one's.
+    private var attempt = 0
 
     private enum State {
         /// Waiting to (re)connect; commands fail at once.
         case waiting
-        /// Resolving the name or connecting; commands queue.
+        /// Locating the primary, resolving the name or connecting; commands queue.
         case connecting(since: UInt64)
-        /// Connected, the handshake (AUTH, SELECT) sent ahead of everything else.
+        /// Connected, the handshake (AUTH, SELECT, then PING or ROLE) sent;
+        /// commands queue until it is answered.
+        case handshaking
+        /// Answered: commands go out as they come.
         case ready
         case closed
     }
@@ -65,21 +78,43 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     private let onConnect: (@Sendable () -> Void)?
     private let onMessage: Message?
     /// Called on the loop when `isConnected` changes: up (Redis answered),
-    /// or down with the reason.
+    /// or down with the reason; while down, again with the reason each
+    /// attempt to connect failed.
     public typealias StateChange = @Sendable (_ up: Bool, _ reason: String) -> Void
     private let onStateChange: StateChange?
 
     /// Connects on `loop` (at once, and again whenever the connection is
     /// lost); `onConnect` runs on the loop each time it is up.
-    public init(url: RedisURL, loop: EventLoop, commandTimeout seconds: Double = 1, onConnect: (@Sendable () -> Void)? = nil,
-                onMessage: Message? = nil, onStateChange: StateChange? = nil) {
+    /// With a `sentinel`, `url` gives the user, password and database, and
+    /// the Sentinels the host and port.
+    public init(url: RedisURL, loop: EventLoop, commandTimeout seconds: Double = 1, sentinel: RedisSentinel? = nil,
+                onConnect: (@Sendable () -> Void)? = nil, onMessage: Message? = nil, onStateChange: StateChange? = nil) {
         self.url = url
         self.loop = loop
+        self.sentinel = sentinel
         self.onStateChange = onStateChange
         commandTimeout = UInt64(seconds * 1e9)
         self.onConnect = onConnect
         self.onMessage = onMessage
+        sentinel?.follow { [weak self] primary in
+            guard let self else { return }
+            self.loop.execute { self.moved(to: primary) }
+        }
         loop.execute { [self] in connect() }
+    }
+
+    /// What it connects to, for messages: the URL, or the primary and where it is.
+    private var target: String {
+        guard let sentinel else { return url.description }
+        return "the primary \(sentinel.url.primaryName)" + (address.map { " at \($0)" } ?? "")
+    }
+
+    /// Whether the socket is connected (handshaking or ready).
+    private var isOpen: Bool {
+        switch state {
+        case .handshaking, .ready: return true
+        default: return false
+        }
     }
 
     /// Whether the connection is up now (any thread).
@@ -112,12 +147,12 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             expectReply(reply)
             output.append(contentsOf: command)
             flush()
-        case .connecting:
+        case .connecting, .handshaking:
             queued.append((command, reply))
         case .waiting:
-            reply(.failure(.unavailable("not connected to \(url); reconnecting")))
+            reply(.failure(.unavailable("not connected to \(target); reconnecting")))
         case .closed:
-            reply(.failure(.unavailable("the connection to \(url) is closed")))
+            reply(.failure(.unavailable("the connection to \(target) is closed")))
         }
     }
 
@@ -125,23 +160,50 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         loop.assertInLoop()
         guard case .waiting = state else { return }
         state = .connecting(since: loop.now)
-        timer = loop.schedule(afterNanoseconds: connectTimeout) { [self] in
-            if case .connecting = state { disconnect("no connection within \(connectTimeout / 1_000_000) ms") }
+        attempt += 1
+        // Until answered: commands queued meanwhile wait no longer than one would for its reply.
+        timer = loop.schedule(afterNanoseconds: commandTimeout) { [self] in
+            switch state {
+            case .connecting, .handshaking: disconnect("no connection within \(commandTimeout / 1_000_000) ms")
+            default: break
+            }
         }
-        if let address = try? SocketAddress(host: url.host, port: url.port) {
-            open(address)
+        guard let sentinel else { return connect(to: RedisAddress(host: url.host, port: url.port)) }
+        let attempt = attempt
+        sentinel.locate { [self] result in
+            loop.execute { [self] in
+                guard case .connecting = state, self.attempt == attempt else { return }
+                switch result {
+                case .success(let primary): connect(to: primary)
+                case .failure(let error): disconnect(Self.reason(error))
+                }
+            }
+        }
+    }
+
+    private func connect(to address: RedisAddress) {
+        self.address = address
+        if let numeric = try? SocketAddress(host: address.host, port: address.port) {
+            open(numeric)
             return
         }
         // A name: getaddrinfo blocks, so it runs off the loop.
-        let (host, port) = (url.host, url.port)
+        let attempt = attempt
         DispatchQueue.global().async { [self] in
-            let address = Self.resolve(host, port)
+            let resolved = Self.resolve(address.host, address.port)
             loop.execute { [self] in
-                guard case .connecting = state else { return }
-                guard let address else { return disconnect("cannot resolve \(host)") }
-                open(address)
+                guard case .connecting = state, self.attempt == attempt else { return }
+                guard let resolved else { return disconnect("cannot resolve \(address.host)") }
+                open(resolved)
             }
         }
+    }
+
+    /// The Sentinels name a new primary: a connection elsewhere is dropped
+    /// and made anew there.
+    private func moved(to primary: RedisAddress) {
+        guard isOpen, let address, address != primary else { return }
+        disconnect("the primary moved from \(address) to \(primary)")
     }
 
     private func open(_ address: SocketAddress) {
@@ -168,15 +230,14 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         if events & (CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP) != 0 { readAvailable() }
     }
 
-    /// The socket is connected (or failed): handshake first, then what queued.
+    /// The socket is connected (or failed): the handshake first; what
+    /// queued goes out once it is answered.
     private func established() {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
         guard error == 0 else { return disconnect("connect: \(String(cString: strerror(error)))") }
-        timer?.cancel()
-        state = .ready
-        backoff = 50_000_000
+        state = .handshaking
         if let password = url.password {
             output += RESP.command(url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password])
             expectReply(nil)
@@ -185,10 +246,26 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             output += RESP.command(["SELECT", String(url.database)])
             expectReply(nil)
         }
-        // The first answer says Redis is up (`connected`), not the handshake.
-        output += RESP.command(["PING"])
+        // Its answer says Redis is up (`connected`), and with a Sentinel
+        // that this is the primary (it may have been demoted since it was named).
+        output += RESP.command([sentinel == nil ? "PING" : "ROLE"])
         expectReply { [self] result in
-            guard case .success = result, !connected.load(ordering: .relaxed) else { return }
+            guard case .handshaking = state else { return }
+            if sentinel != nil, case .success(let value) = result, let role = RedisRole(value), !role.isPrimary {
+                return disconnect("\(target) is a \(role.name), not the primary")
+            }
+            guard case .success = result else { return disconnect("the handshake failed") }
+            answered()
+        }
+        flush()
+    }
+
+    /// The handshake is answered: what queued goes out, and what comes next as it comes.
+    private func answered() {
+        timer?.cancel()
+        state = .ready
+        backoff = 50_000_000
+        if !connected.load(ordering: .relaxed) {
             connected.store(true, ordering: .relaxed)
             onStateChange?(true, "answered")
         }
@@ -203,7 +280,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     private func flush() {
-        guard case .ready = state, !output.isEmpty else { return }
+        guard isOpen, !output.isEmpty else { return }
         let n = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         if n > 0 {
             output.removeFirst(n)
@@ -216,7 +293,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     private func readAvailable() {
-        while case .ready = state {
+        while isOpen {
             let n = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 input.append(contentsOf: scratch[0..<n])
@@ -257,6 +334,12 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             if case .error(let message) = value {
                 // The handshake's own failure (a wrong password) is the connection's.
                 guard let reply else { return disconnect("the handshake failed: \(message)") }
+                // A replica, or a server still loading its data, did not run the
+                // command: it fails as one not sent, and the primary is looked for again.
+                if let word = Self.notPrimary.first(where: { message.hasPrefix($0) }) {
+                    reply(.failure(.unavailable("\(target) answered \(word)")))
+                    return disconnect("\(target) answered \(word)")
+                }
                 reply(.failure(.reply(message)))
             } else {
                 reply?(.success(value))
@@ -264,7 +347,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         }
         // A callback may have sent, found the connection gone and dropped
         // it: its input went with it (and the loop above ended there).
-        guard case .ready = state else { return }
+        guard isOpen else { return }
         if start > 0 { input.removeFirst(start) }
     }
 
@@ -276,7 +359,16 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         registration = nil
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
-        if connected.exchange(false, ordering: .relaxed) { onStateChange?(false, reason) }
+        let wasUp = connected.exchange(false, ordering: .relaxed)
+        var attempting = false
+        if case .connecting = state { attempting = true }
+        if case .handshaking = state { attempting = true }
+        // Down, or still down: each attempt that fails says why.
+        if wasUp || attempting { onStateChange?(false, reason) }
+        let target = target
+        // A Sentinel is asked again: the primary may have moved.
+        if let address, let sentinel { sentinel.lost(address) }
+        if sentinel != nil { address = nil }
         let failed = replies[repliesHead...].compactMap(\.reply) + queued.map(\.1)
         watchdog?.cancel()
         watchdog = nil
@@ -288,7 +380,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         progress = RESPParser.Progress()
         if case .closed = state { return }
         state = .waiting
-        for reply in failed { reply(.failure(.unavailable("\(reason) (\(url))"))) }
+        for reply in failed { reply(.failure(.unavailable("\(reason) (\(target))"))) }
         timer?.cancel()
         timer = loop.schedule(afterNanoseconds: backoff) { [self] in connect() }
         backoff = min(backoff * 2, 1_000_000_000)
@@ -306,7 +398,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         let due = replies[repliesHead].sent &+ commandTimeout
         watchdog = loop.schedule(afterNanoseconds: due > loop.now ? due - loop.now : 0) { [self] in
             watchdog = nil
-            guard case .ready = state, repliesHead < replies.count else { return }
+            guard isOpen, repliesHead < replies.count else { return }
             if loop.now &- replies[repliesHead].sent >= commandTimeout {
                 disconnect("no reply within \(commandTimeout / 1_000_000) ms")
             } else {
@@ -315,7 +407,16 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         }
     }
 
-    private static func resolve(_ host: String, _ port: Int) -> SocketAddress? {
+    /// Replies of a server that is not the primary (now): the command was not run.
+    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN"]
+
+    private static func reason(_ error: RedisError) -> String {
+        switch error {
+        case .unavailable(let why), .reply(let why), .invalidURL(let why): return why
+        }
+    }
+
+    static func resolve(_ host: String, _ port: Int) -> SocketAddress? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?

@@ -48,6 +48,11 @@ struct ConfigurationTests {
         ([], ["LOADERD_REDIS_TIMEOUT_SECONDS": "0"], "redisTimeoutSeconds must be a number of seconds from 0.05 to 60.0"),
         ([], ["LOADERD_REDIS_PASSWORD": "s3cret"], "redisPassword is for a sessionStore in Redis"),
         ([], ["LOADERD_REDIS_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis://:other@redis:6379"], "the Redis password is given twice"),
+        ([], ["LOADERD_REDIS_SENTINEL_PASSWORD": "s3cret"], "redisSentinelPassword is for a sessionStore behind Sentinels"),
+        ([], ["LOADERD_REDIS_SENTINEL_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis://redis:6379"], "redisSentinelPassword is for a sessionStore behind Sentinels"),
+        ([], ["LOADERD_REDIS_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis-sentinel://:other@s1:26379/mymaster"], "the Redis password is given twice"),
+        ([], ["LOADERD_SESSION_STORE": "redis-sentinel://s1:26379/mymaster", "LOADERD_DATA_DIR": "/var/lib/x"], "dataDir is for the local session store"),
+        ([], ["LOADERD_SESSION_STORE": "redis-sentinel://s1:26379"], "sessionStore must be local or redis://"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
@@ -71,6 +76,27 @@ struct ConfigurationTests {
         #expect(!url.description.contains("s3cret-pw"))
         guard case .serve(let local) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
         #expect(local.redisURL == nil)
+    }
+
+    /// Behind Sentinels, the Redis servers' password and the Sentinels'
+    /// own are two secrets, neither in what is printed of the store.
+    @Test func aStoreBehindSentinelsTakesBothPasswords() throws {
+        guard case .serve(let c) = try parseCommand([], environment: [
+            "LOADERD_SESSION_STORE": "redis-sentinel://s1:26379,s2:26379,[::1]:26380/mymaster/2",
+            "LOADERD_REDIS_PASSWORD": "data-pw", "LOADERD_REDIS_SENTINEL_PASSWORD": "sentinel-pw",
+        ], systemConfig: nil) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(c.redisSentinelPassword == "sentinel-pw" && c.redisPassword == "data-pw")
+        #expect(c.redisURL == nil)
+        let store = try c.openSessionStore(catalog: .standard, logger: Logger(level: .error))
+        let redis = try #require(store as? RedisSessionStore)
+        let sentinel = try #require(redis.sentinel)
+        #expect(sentinel.url.sentinels.map(\.description) == ["s1:26379", "s2:26379", "[::1]:26380"])
+        #expect(sentinel.url.primaryName == "mymaster" && sentinel.url.database == 2 && sentinel.url.password == "data-pw")
+        #expect(redis.url.password == "data-pw" && redis.url.database == 2)
+        #expect(!sentinel.url.description.contains("pw"))
     }
 
     @Test func unknownKeysAndBadValuesInAFile() throws {

@@ -148,6 +148,31 @@ struct RedisURLTests {
             #expect(throws: RedisError.self) { try RedisURL(parsing: bad) }
         }
     }
+
+    /// The form Lettuce takes: Sentinels, the primary's name, a database.
+    @Test func sentinelURLs() throws {
+        let u = try RedisSentinelURL(parsing: "redis-sentinel://app:pw@s1.default.svc:26379,10.0.0.2:26380,[::1]:26381/my-primary/3")
+        #expect(u == RedisSentinelURL(sentinels: [RedisAddress(host: "s1.default.svc", port: 26379), RedisAddress(host: "10.0.0.2", port: 26380),
+                                                  RedisAddress(host: "::1", port: 26381)],
+                                      primaryName: "my-primary", user: "app", password: "pw", database: 3))
+        #expect(u.description == "redis-sentinel://app:***@s1.default.svc:26379,10.0.0.2:26380,[::1]:26381/my-primary/3")
+        #expect(u.server(RedisAddress(host: "10.0.0.9", port: 6379)) == RedisURL(host: "10.0.0.9", port: 6379, user: "app", password: "pw", database: 3))
+        let plain = try RedisSentinelURL(parsing: "redis-sentinel://s:26379/mymaster")
+        #expect(plain.password == nil && plain.user == nil && plain.database == 0 && plain.sentinels.count == 1)
+        let bad = ["redis://s:26379/m", "redis-sentinel://s:26379", "redis-sentinel://s:26379/", "redis-sentinel://s/m",
+                   "redis-sentinel://s:0/m", "redis-sentinel://s:1,/m", "redis-sentinel://:1/m", "redis-sentinel://s:1/m/x",
+                   "redis-sentinel://s:1/a b", "redis-sentinel://s:1/m/70000",
+                   "redis-sentinel://" + Array(repeating: "s:1", count: RedisSentinelURL.maxSentinels + 1).joined(separator: ",") + "/m"]
+        for text in bad {
+            #expect(throws: RedisError.self, "\(text)") { try RedisSentinelURL(parsing: text) }
+        }
+        // A message about a bad URL does not show its password.
+        do {
+            _ = try RedisSentinelURL(parsing: "redis-sentinel://u:secret-pw@s:0/m")
+        } catch {
+            #expect(!"\(error)".contains("secret-pw"))
+        }
+    }
 }
 
 extension RedisConnectionTests {

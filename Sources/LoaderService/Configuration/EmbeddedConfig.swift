@@ -42,6 +42,7 @@ let embeddedConfigJSON = """
   "sessionCreateRate": 2,
   "sessionCreateBurst": 30,
   "sessionCreateKey": null,
-  "redisPassword": null
+  "redisPassword": null,
+  "redisSentinelPassword": null
 }
 """

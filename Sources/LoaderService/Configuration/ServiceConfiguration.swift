@@ -43,9 +43,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// with it and a dot, so a load balancer can send each session's requests
     /// to the replica that holds it. Nil: ids without an owner.
     public var replicaName: String? = nil
-    /// `local` (this process, with the journal in `dataDir`), or
+    /// `local` (this process, with the journal in `dataDir`),
     /// `redis://[user:password@]host:port[/db]`: sessions in Redis, served
-    /// by any replica.
+    /// by any replica, or `redis-sentinel://…/<primary-name>`: the same, on
+    /// the primary Redis Sentinels name.
     public var sessionStore = "local"
     /// With Redis: each write waits until this many Redis replicas have it.
     public var redisWaitReplicas = 0
@@ -86,6 +87,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The password of the Redis in `sessionStore`, kept out of the URL (so
     /// it can come from a secret, as LOADERD_REDIS_PASSWORD).
     public var redisPassword: String? = nil
+    /// The Sentinels' own password, with a `redis-sentinel://` store (so
+    /// it can come from a secret, as LOADERD_REDIS_SENTINEL_PASSWORD).
+    public var redisSentinelPassword: String? = nil
 
     public init() {}
 
@@ -254,7 +258,7 @@ extension ServiceConfiguration {
         .optional("replicaName", \.replicaName, .optionalLabel,
                   "this replica's name (a DNS label, e.g. the pod's); session ids start with it and a dot, so a load balancer can route each session to its replica (docs/DEPLOY.md); a session request for another replica's id gets 421"),
         Key(name: "sessionStore", kind: .sessionStore, flag: "--session-store",
-            meaning: "where sessions live: local (this process; the journal in dataDir), or redis://[user:password@]host:port[/db], where any replica serves any session (docs/DEPLOY.md)",
+            meaning: "where sessions live: local (this process; the journal in dataDir); redis://[user:password@]host:port[/db], where any replica serves any session; or redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db], the same on the primary Redis Sentinels name, followed through failovers (docs/DEPLOY.md)",
             get: { .string($0.sessionStore) }) { c, v in if case .string(let s?) = v { c.sessionStore = s } },
         .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: each write waits until this many Redis replicas have it (WAIT)"),
         .optional("loadersDir", \.loadersDir, .optionalString, flag: "--loaders-dir",
@@ -288,6 +292,8 @@ extension ServiceConfiguration {
                   "a secret: POST /sessions with Authorization: Bearer <it> is not limited by address; null: every client is (docs/SECURITY.md)"),
         .optional("redisPassword", \.redisPassword, .optionalString,
                   "a secret: the password of the Redis in sessionStore, kept out of its URL (set it from a secret store as LOADERD_REDIS_PASSWORD); never logged"),
+        .optional("redisSentinelPassword", \.redisSentinelPassword, .optionalString,
+                  "a secret: the Sentinels' own password, with sessionStore redis-sentinel://… (set it from a secret store as LOADERD_REDIS_SENTINEL_PASSWORD); never logged"),
     ]
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }

@@ -116,12 +116,30 @@ public final class Metrics: Sendable {
         out += "loaderd_sessions \(sessions.count)\n"
         for metric in sessions.metrics {
             out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.kind.rawValue)\n"
+            out += metric.name
+            if !metric.labels.isEmpty {
+                out += "{" + metric.labels.map { "\($0.name)=\"\(Self.escapeLabel($0.value))\"" }.joined(separator: ",") + "}"
+            }
             switch metric.value {
-            case .int(let n): out += "\(metric.name) \(n)\n"
-            case .seconds(let s): out += "\(metric.name) \(s)\n"
+            case .int(let n): out += " \(n)\n"
+            case .seconds(let s): out += " \(s)\n"
             }
         }
         return Array(out.utf8)
+    }
+
+    /// A label's value as the text format takes it: `\`, `"` and line feeds escaped.
+    static func escapeLabel(_ value: String) -> String {
+        var out = ""
+        for c in value.unicodeScalars {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     /// Admission (maxConnections, maxConnectionsPerAddress) and accepting.

@@ -415,6 +415,9 @@ extension SessionStoreKind {
             if c.redisPassword != nil {
                 throw ConfigurationError("redisPassword is for a sessionStore in Redis (redis://host:port); with the local store, leave it null")
             }
+            if c.redisSentinelPassword != nil {
+                throw ConfigurationError("redisSentinelPassword is for a sessionStore behind Sentinels (redis-sentinel://…); with the local store, leave it null")
+            }
         },
         open: { c, catalog, logger, clock throws(ConfigurationError) in
             do {

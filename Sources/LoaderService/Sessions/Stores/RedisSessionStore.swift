@@ -24,8 +24,17 @@ import Synchronization
 /// replica that dies stops counting once its lease runs out. While Redis cannot be reached,
 /// operations fail at once (`.unavailable`, a 503), while viewers of the
 /// sessions this replica has read go on watching them from what it read.
+///
+/// With a `sentinel`, every connection follows the primary the Sentinels
+/// name (`RedisSentinel`): through a failover the store is unavailable as
+/// through an outage, viewers go on from what this replica read, and the
+/// refreshes claim this replica's viewers again on the new primary.
 public final class RedisSessionStore: SessionStore, @unchecked Sendable {
+    /// The user, password and database; with a Sentinel, not the host.
     public let url: RedisURL
+    public let sentinel: RedisSentinel?
+    /// The store as logs name it: its URL without the password.
+    private let name: String
     let limits: SessionLimits
     let catalog: LoaderCatalog
     /// The loaders whose sessions take progress, as the post script reads
@@ -133,10 +142,12 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// A command unanswered this long fails (503) and the connection is made anew.
     let commandTimeout: Double
 
-    public init(url: RedisURL, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger, waitReplicas: Int = 0,
-                commandTimeout: Double = 1, clock: WallClock = .system) {
+    public init(url: RedisURL, sentinel: RedisSentinel? = nil, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger,
+                waitReplicas: Int = 0, commandTimeout: Double = 1, clock: WallClock = .system) {
         self.clock = clock
         self.url = url
+        self.sentinel = sentinel
+        name = sentinel?.url.description ?? url.description
         self.commandTimeout = commandTimeout
         self.limits = limits
         self.catalog = catalog
@@ -145,21 +156,45 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         self.waitReplicas = waitReplicas
     }
 
-    /// When the store became unavailable, while it is.
-    private let outageStart = Mutex<UInt64?>(nil)
+    /// While the store is unavailable: since when, and the reason last
+    /// logged and when (a reason is logged again only when it changes, at
+    /// most every `reasonLogNanoseconds`). With a Sentinel, the primary
+    /// writes last went to, so that a move is logged as one.
+    private struct Outage {
+        var since: UInt64?
+        var reason: String?
+        var logged: UInt64 = 0
+        var primary: RedisAddress?
+    }
+    private let outage = Mutex(Outage())
+    private static let reasonLogNanoseconds: UInt64 = 10_000_000_000
 
     private func logStateChange(up: Bool, reason: String) {
+        let now = monotonicNanoseconds()
         if up {
-            let since = outageStart.withLock { since in
-                defer { since = nil }
-                return since
+            let primary = sentinel?.primary
+            let (since, from) = outage.withLock { o in
+                defer { o = Outage(primary: primary) }
+                return (o.since, o.primary)
             }
-            var fields: [(String, LogField)] = [("store", .string(url.description))]
-            if let since { fields.append(("outageSeconds", .double((Double(monotonicNanoseconds() &- since) / 1e6).rounded() / 1000))) }
+            var fields: [(String, LogField)] = [("store", .string(name))]
+            let refused = since.map { (Double(now &- $0) / 1e6).rounded() / 1000 }
+            if let from, let primary, from != primary {
+                fields += [("from", .string(from.description)), ("to", .string(primary.description)), ("writesRefusedSeconds", .double(refused ?? 0))]
+                return logger.log(.warning, "session store primary moved", fields)
+            }
+            if let primary { fields.append(("primary", .string(primary.description))) }
+            if let refused { fields.append(("outageSeconds", .double(refused))) }
             logger.log(.info, "session store available", fields)
         } else {
-            outageStart.withLock { $0 = monotonicNanoseconds() }
-            logger.log(.warning, "session store unavailable", [("store", .string(url.description)), ("reason", .string(reason))])
+            let log = outage.withLock { o -> Bool in
+                if o.since == nil { o.since = now }
+                guard o.reason != reason, now &- o.logged >= Self.reasonLogNanoseconds || o.reason == nil else { return false }
+                o.reason = reason
+                o.logged = now
+                return true
+            }
+            if log { logger.log(.warning, "session store unavailable", [("store", .string(name)), ("reason", .string(reason))]) }
         }
     }
 
@@ -169,10 +204,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         guard let loop = loops.first else { return }
         // Logged once per outage, from the first loop's connection.
         let logState: RedisConnection.StateChange = { [weak self] up, reason in self?.logStateChange(up: up, reason: reason) }
+        sentinel?.start()
         connections = loops.map { other in
-            RedisConnection(url: url, loop: other, commandTimeout: commandTimeout, onStateChange: other === loop ? logState : nil)
+            RedisConnection(url: url, loop: other, commandTimeout: commandTimeout, sentinel: sentinel, onStateChange: other === loop ? logState : nil)
         }
-        subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, onConnect: { [weak self] in
+        subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, sentinel: sentinel, onConnect: { [weak self] in
             guard let self else { return }
             self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
             // Messages may have been missed while it was down.
@@ -200,7 +236,16 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
     public var metrics: [StoreMetric] {
-        [
+        var sentinelMetrics: [StoreMetric] = []
+        if let sentinel {
+            sentinelMetrics = [
+                StoreMetric(name: "loaderd_redis_primary_info", help: "The Redis primary the Sentinels name, where this replica writes.", kind: .gauge,
+                            value: .int(sentinel.primary == nil ? 0 : 1), labels: [("address", sentinel.primary?.description ?? "")]),
+                StoreMetric(name: "loaderd_redis_failovers_total", help: "Moves of the Redis primary this replica has followed.", kind: .counter,
+                            value: .int(sentinel.moves)),
+            ]
+        }
+        return sentinelMetrics + [
             StoreMetric(name: "loaderd_redis_up", help: "Whether the session store's Redis is reachable.", kind: .gauge,
                         value: .int((connections.first?.isConnected ?? false) ? 1 : 0)),
             StoreMetric(name: "loaderd_redis_watched_sessions", help: "Sessions this replica's viewers watch.", kind: .gauge,
@@ -528,10 +573,11 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     private func write(_ id: String, _ call: RedisScript.Call, kind: SessionEvent.Kind? = nil, retry: (@Sendable () -> Void)? = nil,
                        _ reply: @escaping SessionReply<RESPValue>) {
         guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
-        command(id, call, on: commands, kind: kind, retry: retry) { [waitReplicas] result in
+        command(id, call, on: commands, kind: kind, retry: retry) { [waitReplicas, commandTimeout] result in
             // WAIT counts this connection's writes: it goes on the same one.
             guard case .success(let value) = result, waitReplicas > 0 else { return reply(result) }
-            commands.send(["WAIT", String(waitReplicas), "1000"]) { [waitReplicas] r in
+            // Within half the command timeout: the connection's watchdog must not fire first.
+            commands.send(["WAIT", String(waitReplicas), String(max(1, Int(commandTimeout * 500)))]) { [waitReplicas] r in
                 if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(value)) } else { reply(.failure(.writeFailed)) }
             }
         }
@@ -618,16 +664,10 @@ extension SessionStoreKind {
         form: "redis://[user:password@]host:port[/db]",
         names: { (try? RedisURL(parsing: $0)) != nil },
         validate: { c throws(ConfigurationError) in
-            if c.redisPassword != nil, (try? RedisURL(parsing: c.sessionStore))?.password != nil {
-                throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
-            }
-            // Named without its password.
-            let store = (try? RedisURL(parsing: c.sessionStore))?.description ?? "redis"
-            if c.dataDir != nil {
-                throw ConfigurationError("dataDir is for the local session store; with sessionStore \(store) the sessions are in Redis: leave dataDir null")
-            }
-            if c.replicaName != nil {
-                throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(store) every replica serves every session: leave replicaName null")
+            let url = try? RedisURL(parsing: c.sessionStore)
+            try validateRedis(c, name: url?.description ?? "redis", passwordInURL: url?.password != nil)
+            if c.redisSentinelPassword != nil {
+                throw ConfigurationError("redisSentinelPassword is for a sessionStore behind Sentinels (redis-sentinel://…); with \(url?.description ?? "redis"), leave it null")
             }
         },
         open: { c, catalog, logger, clock throws(ConfigurationError) in
@@ -635,6 +675,38 @@ extension SessionStoreKind {
             return RedisSessionStore(url: url, limits: c.sessionLimits, catalog: catalog, logger: logger,
                                      waitReplicas: c.redisWaitReplicas, commandTimeout: c.redisTimeoutSeconds, clock: clock)
         })
+
+    /// `redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db]`:
+    /// sessions in Redis, on the primary the Sentinels name, followed
+    /// through failovers.
+    static let redisSentinel = SessionStoreKind(
+        form: "redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db]",
+        names: { (try? RedisSentinelURL(parsing: $0)) != nil },
+        validate: { c throws(ConfigurationError) in
+            let url = try? RedisSentinelURL(parsing: c.sessionStore)
+            try validateRedis(c, name: url?.description ?? "redis-sentinel", passwordInURL: url?.password != nil)
+        },
+        open: { c, catalog, logger, clock throws(ConfigurationError) in
+            guard var url = try? RedisSentinelURL(parsing: c.sessionStore) else { throw ConfigurationError("sessionStore is not a redis-sentinel:// URL") }
+            if let redisPassword = c.redisPassword { url.password = redisPassword }
+            let sentinel = RedisSentinel(url: url, sentinelPassword: c.redisSentinelPassword, timeout: c.redisTimeoutSeconds)
+            // The host is the Sentinels' to say: the first of them stands in until they do.
+            return RedisSessionStore(url: url.server(url.sentinels[0]), sentinel: sentinel, limits: c.sessionLimits, catalog: catalog,
+                                     logger: logger, waitReplicas: c.redisWaitReplicas, commandTimeout: c.redisTimeoutSeconds, clock: clock)
+        })
+
+    /// What no store in Redis takes.
+    private static func validateRedis(_ c: ServiceConfiguration, name store: String, passwordInURL: Bool) throws(ConfigurationError) {
+        if c.redisPassword != nil, passwordInURL {
+            throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
+        }
+        if c.dataDir != nil {
+            throw ConfigurationError("dataDir is for the local session store; with sessionStore \(store) the sessions are in Redis: leave dataDir null")
+        }
+        if c.replicaName != nil {
+            throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(store) every replica serves every session: leave replicaName null")
+        }
+    }
 }
 
 extension ServiceConfiguration {

@@ -68,6 +68,8 @@ public struct StoreMetric: Sendable {
     public let help: String
     public let kind: Kind
     public let value: Value
+    /// Label names and values (the values escaped when written).
+    public var labels: [(name: String, value: String)] = []
 }
 
 /// The wall clock sessions are timed by, in seconds since the Unix epoch

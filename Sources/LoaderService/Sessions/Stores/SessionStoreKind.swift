@@ -15,7 +15,7 @@ public struct SessionStoreKind: Sendable {
     let open: @Sendable (ServiceConfiguration, LoaderCatalog, Logger, WallClock) throws(ConfigurationError) -> any SessionStore
 
     /// Every kind of store, in the order the setting's form names them.
-    static let all: [SessionStoreKind] = [.local, .redis]
+    static let all: [SessionStoreKind] = [.local, .redis, .redisSentinel]
 
     /// The kind `value` names, if any.
     static func named(_ value: String) -> SessionStoreKind? { all.first { $0.names(value) } }
