@@ -578,7 +578,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             guard case .success(let value) = result, waitReplicas > 0 else { return reply(result) }
             // Within half the command timeout: the connection's watchdog must not fire first.
             commands.send(["WAIT", String(waitReplicas), String(max(1, Int(commandTimeout * 500)))]) { [waitReplicas] r in
-                if case .success(.integer(let n)) = r, n >= waitReplicas { reply(.success(value)) } else { reply(.failure(.writeFailed)) }
+                if case .success(.integer(let n)) = r, n >= waitReplicas { return reply(.success(value)) }
+                // Not acknowledged: a failover now could lose it. Applied on the primary, it may still be kept.
+                reply(.failure(.unavailable("the write was not confirmed by \(waitReplicas) Redis replica(s) in time")))
             }
         }
     }
