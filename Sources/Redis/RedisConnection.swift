@@ -408,7 +408,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     /// Replies of a server that is not the primary (now): the command was not run.
-    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN"]
+    /// (NOREPLICAS: a primary cut off from its replicas, about to be replaced.)
+    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN", "NOREPLICAS"]
 
     private static func reason(_ error: RedisError) -> String {
         switch error {

@@ -26,6 +26,9 @@ public final class RedisSentinel: Sendable {
         /// The primary as last known, kept when `primary` is dropped: a move is a change of it.
         var known: RedisAddress?
         var moves = 0
+        /// Counts what was learnt of the primary: a query's answer is
+        /// taken only if nothing newer (a `+switch-master`) came meanwhile.
+        var learnt = 0
         var querying = false
         var waiting: [@Sendable (Result<RedisAddress, RedisError>) -> Void] = []
         var followers: [@Sendable (RedisAddress) -> Void] = []
@@ -59,7 +62,14 @@ public final class RedisSentinel: Sendable {
             return (nil, !s.querying)
         }
         if let known { return done(.success(known)) }
-        if ask { queries.async { [self] in answer(find()) } }
+        if ask { query() }
+    }
+
+    private func query() {
+        queries.async { [self] in
+            let before = state.withLock { $0.learnt }
+            answer(find(), learnt: before)
+        }
     }
 
     /// A connection to `address` was lost, or it answered as no primary:
@@ -85,9 +95,14 @@ public final class RedisSentinel: Sendable {
 
     // MARK: Threads of its own
 
-    private func answer(_ result: Result<RedisAddress, RedisError>) {
+    /// A query's `result`, asked when `learnt` was the count: the waiting
+    /// get the primary as known now if a move was told meanwhile (an old
+    /// primary may still say it is one).
+    private func answer(_ result: Result<RedisAddress, RedisError>, learnt: Int) {
+        var result = result
         let waiting = state.withLock { s in
             defer { s.waiting = []; s.querying = false }
+            if s.learnt != learnt, let p = s.primary { result = .success(p) }
             return s.waiting
         }
         if case .success(let address) = result { moved(to: address) }
@@ -97,6 +112,7 @@ public final class RedisSentinel: Sendable {
     /// The primary is at `address` now.
     private func moved(to address: RedisAddress) {
         let followers = state.withLock { s -> [@Sendable (RedisAddress) -> Void] in
+            s.learnt += 1
             s.primary = address
             guard s.known != address else { return [] }
             if s.known != nil { s.moves += 1 }
@@ -114,6 +130,9 @@ public final class RedisSentinel: Sendable {
         let sentinels = url.sentinels
         let first = state.withLock { $0.first }
         var refused: [String] = [], unknown: [String] = [], wrong: [String] = []
+        // A server found not to be the primary is not asked again in this query:
+        // a frozen one would cost the timeout for each Sentinel that names it.
+        var passedOver: [RedisAddress: String] = [:]
         for i in 0..<sentinels.count {
             let n = (first + i) % sentinels.count
             let sentinel = sentinels[n]
@@ -136,7 +155,8 @@ public final class RedisSentinel: Sendable {
                     continue
                 }
                 let address = RedisAddress(host: host, port: port)
-                if let why = notPrimary(address) {
+                if let why = passedOver[address] ?? notPrimary(address) {
+                    passedOver[address] = why
                     wrong.append("\(sentinel) named \(address) as the primary \(url.primaryName), but \(why)")
                     continue
                 }
@@ -204,7 +224,10 @@ public final class RedisSentinel: Sendable {
         }
         // Moves while no one watched: ask the Sentinels again.
         queries.async { [self] in
-            if case .success(let address) = find() { moved(to: address) }
+            let before = state.withLock { $0.learnt }
+            guard case .success(let address) = find() else { return }
+            let current = state.withLock { $0.learnt == before }
+            if current { moved(to: address) }
         }
         // Quiet for a second: a PING shows whether the Sentinel is still there.
         var pinged = false

@@ -238,12 +238,13 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public var metrics: [StoreMetric] {
         var sentinelMetrics: [StoreMetric] = []
         if let sentinel {
-            sentinelMetrics = [
-                StoreMetric(name: "loaderd_redis_primary_info", help: "The Redis primary the Sentinels name, where this replica writes.", kind: .gauge,
-                            value: .int(sentinel.primary == nil ? 0 : 1), labels: [("address", sentinel.primary?.description ?? "")]),
-                StoreMetric(name: "loaderd_redis_failovers_total", help: "Moves of the Redis primary this replica has followed.", kind: .counter,
-                            value: .int(sentinel.moves)),
-            ]
+            // Info: 1, with the primary as a label; absent until the Sentinels have named one.
+            if let primary = sentinel.primary {
+                sentinelMetrics.append(StoreMetric(name: "loaderd_redis_primary_info", help: "The Redis primary the Sentinels name, where this replica writes.",
+                                                   kind: .gauge, value: .int(1), labels: [("address", primary.description)]))
+            }
+            sentinelMetrics.append(StoreMetric(name: "loaderd_redis_failovers_total", help: "Moves of the Redis primary this replica has followed.",
+                                               kind: .counter, value: .int(sentinel.moves)))
         }
         return sentinelMetrics + [
             StoreMetric(name: "loaderd_redis_up", help: "Whether the session store's Redis is reachable.", kind: .gauge,
