@@ -338,7 +338,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
                 // command: it fails as one not sent, and the primary is looked for again.
                 if let word = Self.notPrimary.first(where: { message.hasPrefix($0) }) {
                     reply(.failure(.unavailable("\(target) answered \(word)")))
-                    return disconnect("\(target) answered \(word)")
+                    // (The reply may have dropped the connection itself.)
+                    return isOpen ? disconnect("\(target) answered \(word)") : ()
                 }
                 reply(.failure(.reply(message)))
             } else {
