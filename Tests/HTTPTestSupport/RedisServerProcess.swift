@@ -12,11 +12,36 @@ public final class RedisServerProcess {
     public let port: Int
     public let directory: String
     private(set) var pid: pid_t = 0
+    /// Arguments after the usual ones (`--replicaof host port`).
+    private let extra: [String]
+    /// A Sentinel's configuration file (it rewrites it), instead of arguments.
+    private var sentinelConfig: String?
 
-    public init() throws {
+    public init(arguments: [String] = []) throws {
         port = Self.freePort()
         directory = "/tmp/loaderd-redis-\(getpid())-\(port)"
+        extra = arguments
         mkdir(directory, 0o700)
+        try start()
+    }
+
+    /// A Sentinel (`redis-server … --sentinel`) monitoring each primary
+    /// named, with a quorum of 1 and down-after of 1 s.
+    public init(sentinelMonitoring primaries: [(name: String, port: Int)]) throws {
+        port = Self.freePort()
+        directory = "/tmp/loaderd-redis-\(getpid())-\(port)"
+        extra = []
+        mkdir(directory, 0o700)
+        var config = "port \(port)\nbind 127.0.0.1\ndir \(directory)\n"
+        for p in primaries {
+            config += "sentinel monitor \(p.name) 127.0.0.1 \(p.port) 1\nsentinel down-after-milliseconds \(p.name) 1000\n"
+            config += "sentinel failover-timeout \(p.name) 3000\n"
+        }
+        let path = directory + "/sentinel.conf"
+        guard let f = fopen(path, "w") else { throw SystemError("fopen \(path)") }
+        fputs(config, f)
+        fclose(f)
+        sentinelConfig = path
         try start()
     }
 
@@ -29,8 +54,9 @@ public final class RedisServerProcess {
 
     /// Starts it (again, on the same directory) and waits until it answers.
     public func start() throws {
-        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--appendonly", "yes",
-                         "--appendfsync", "always", "--save", "", "--daemonize", "no", "--logfile", directory + "/log"]
+        let arguments = sentinelConfig.map { [$0, "--sentinel", "--daemonize", "no", "--logfile", directory + "/log"] }
+            ?? ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--appendonly", "yes",
+                "--appendfsync", "always", "--save", "", "--daemonize", "no", "--logfile", directory + "/log"] + extra
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

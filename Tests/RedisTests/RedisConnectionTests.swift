@@ -259,3 +259,76 @@ extension RedisConnectionTests {
         }
     }
 }
+
+/// Connections through a real Sentinel (`redis-server --sentinel`) to a
+/// real primary and replica.
+struct RedisSentinelTests {
+    /// Polls `condition` until it holds, for at most `seconds`.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
+        while monotonicNanoseconds() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    func call(_ c: RedisConnection, _ parts: [String]) -> Result<RESPValue, RedisError>? {
+        RedisConnectionTests().call(c, parts)
+    }
+
+    /// The connection goes where the Sentinel says, and follows a failover
+    /// (forced with SENTINEL FAILOVER): its next commands run on the
+    /// promoted replica, which has what the old primary had.
+    @Test(.enabled(if: RedisServerProcess.available)) func aConnectionFollowsThePrimaryThroughAFailover() throws {
+        let primary = try RedisServerProcess()
+        let replica = try RedisServerProcess(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+        let sentinelProcess = try RedisServerProcess(sentinelMonitoring: [("mymaster", primary.port)])
+        let loop = try EventLoop.started()
+        defer { loop.stopAndJoin() }
+        let url = RedisSentinelURL(sentinels: [RedisAddress(host: "127.0.0.1", port: sentinelProcess.port)], primaryName: "mymaster")
+        let sentinel = RedisSentinel(url: url, sentinelPassword: nil, timeout: 1)
+        sentinel.start()
+        defer { sentinel.stop() }
+        let c = RedisConnection(url: url.server(url.sentinels[0]), loop: loop, sentinel: sentinel)
+        #expect(call(c, ["SET", "k", "before"]) == .success(.simple("OK")))
+        #expect(sentinel.primary == RedisAddress(host: "127.0.0.1", port: primary.port))
+        let toSentinel = RedisConnection(url: try RedisURL(parsing: "redis://127.0.0.1:\(sentinelProcess.port)"), loop: loop)
+        let toReplica = RedisConnection(url: try RedisURL(parsing: replica.url), loop: loop)
+        // The replica has it, and the Sentinel knows the replica: then it can fail over.
+        #expect(eventually(10) { call(toReplica, ["GET", "k"]) == .success(.bulk(Array("before".utf8))) })
+        #expect(eventually(15) { call(toSentinel, ["SENTINEL", "FAILOVER", "mymaster"]) == .success(.simple("OK")) })
+        #expect(eventually(10) { sentinel.primary == RedisAddress(host: "127.0.0.1", port: replica.port) && sentinel.moves == 1 })
+        // Commands go to the new primary: a write succeeds there, and it has the old one's key.
+        #expect(eventually(10) { call(c, ["SET", "k2", "after"]) == .success(.simple("OK")) })
+        #expect(call(c, ["GET", "k"]) == .success(.bulk(Array("before".utf8))))
+        #expect(call(toReplica, ["GET", "k2"]) == .success(.bulk(Array("after".utf8))))
+        if case .success(.array(let role?))? = call(c, ["ROLE"]) { #expect(role.first?.string == "master") } else { Issue.record("no ROLE") }
+    }
+
+    /// A Sentinel that names a replica as the primary (a stale one): no
+    /// connection is made, and commands fail as unavailable within the
+    /// timeout, saying why.
+    @Test(.enabled(if: RedisServerProcess.available)) func aReplicaNamedAsThePrimaryIsPassedOver() throws {
+        let primary = try RedisServerProcess()
+        let replica = try RedisServerProcess(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+        let sentinelProcess = try RedisServerProcess(sentinelMonitoring: [("stale", replica.port)])
+        let loop = try EventLoop.started()
+        defer { loop.stopAndJoin() }
+        let url = RedisSentinelURL(sentinels: [RedisAddress(host: "127.0.0.1", port: sentinelProcess.port)], primaryName: "stale")
+        let sentinel = RedisSentinel(url: url, sentinelPassword: nil, timeout: 1)
+        let reasons = Mutex<[String]>([])
+        let c = RedisConnection(url: url.server(url.sentinels[0]), loop: loop, sentinel: sentinel,
+                                onStateChange: { up, reason in if !up { reasons.withLock { $0.append(reason) } } })
+        let started = monotonicNanoseconds()
+        guard case .failure(.unavailable)? = call(c, ["SET", "k", "v"]) else {
+            Issue.record("a command ran on a replica named as the primary")
+            return
+        }
+        #expect(monotonicNanoseconds() - started < 1_500_000_000)
+        #expect(eventually(5) { reasons.withLock { $0.contains { $0.contains("127.0.0.1:\(replica.port)") && $0.contains("replica, not the primary") } } },
+                "\(reasons.withLock { $0 })")
+        #expect(!c.isConnected)
+    }
+}
+
