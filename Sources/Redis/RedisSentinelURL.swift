@@ -51,18 +51,7 @@ public struct RedisSentinelURL: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(RedisError) {
         let form = Self.form
         guard text.hasPrefix("redis-sentinel://") else { throw .invalidURL("\(text) is not \(form)") }
-        var rest = Substring(text.dropFirst("redis-sentinel://".count))
-        var user: String?, password: String?
-        if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            if let colon = credentials.firstIndex(of: ":") {
-                user = credentials[..<colon].isEmpty ? nil : String(credentials[..<colon])
-                password = String(credentials[credentials.index(after: colon)...])
-            } else {
-                password = String(credentials)
-            }
-        }
+        let (user, password, rest) = RedisURL.credentials(Substring(text.dropFirst("redis-sentinel://".count)))
         guard let slash = rest.firstIndex(of: "/") else { throw .invalidURL("\(Self.redacted(text)) names no primary: \(form)") }
         let hosts = rest[..<slash]
         var path = rest[rest.index(after: slash)...]

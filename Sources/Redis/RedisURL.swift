@@ -26,17 +26,8 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
             database = n
             rest = rest[..<slash]
         }
-        var user: String?, password: String?
-        if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            if let colon = credentials.firstIndex(of: ":") {
-                user = credentials[..<colon].isEmpty ? nil : String(credentials[..<colon])
-                password = String(credentials[credentials.index(after: colon)...])
-            } else {
-                password = String(credentials)
-            }
-        }
+        let (user, password, after) = Self.credentials(rest)
+        rest = after
         // host:port, where an IPv6 host is in brackets.
         guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]), (1...65535).contains(port) else {
             throw .invalidURL("\(text) needs a port from 1 to 65535: \(form)")
@@ -45,6 +36,17 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw .invalidURL("\(text) needs a host: \(form)") }
         self.init(host: host, port: port, user: user, password: password, database: database)
+    }
+
+    /// `[user:password@]rest`, split at the last `@` (a password may hold
+    /// one): the user (nil when empty), the password, and the rest.
+    static func credentials(_ text: Substring) -> (user: String?, password: String?, rest: Substring) {
+        guard let at = text.lastIndex(of: "@") else { return (nil, nil, text) }
+        let credentials = text[..<at]
+        let rest = text[text.index(after: at)...]
+        guard let colon = credentials.firstIndex(of: ":") else { return (nil, String(credentials), rest) }
+        let user = credentials[..<colon]
+        return (user.isEmpty ? nil : String(user), String(credentials[credentials.index(after: colon)...]), rest)
     }
 
     /// The URL without its password.

@@ -36,7 +36,7 @@ import atexit, collections, http.client, json, os, re, shutil, signal, socket, s
 import sys, tempfile, threading, time
 
 import loaderd_process
-from loaderd_process import free_port, session_events
+from loaderd_process import free_port, session_events, until
 from sessions_redis import call, create
 
 NAME = "mymaster"
@@ -494,18 +494,6 @@ def tally(port, burst):
             DUPLICATES.append({"t": t, "acknowledged": mine[t], "events": [e for e in events if e["t"] == t]})
         read += len(events)
     return acked, lost, duplicated, read
-
-
-def until(seconds, condition, interval=0.05):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except (OSError, http.client.HTTPException):
-            pass
-        time.sleep(interval)
-    return False
 
 
 # ---------------------------------------------------------------- phases
