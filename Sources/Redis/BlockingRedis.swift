@@ -9,7 +9,17 @@ final class BlockingRedis {
     private var fd: Int32 = -1
     private var input: [UInt8] = []
     private var progress = RESPParser.Progress()
-    private let parser = RESPParser()
+    /// What a Sentinel or a ROLE answers is a few short strings: a reply
+    /// this big is not one, and is refused before it is buffered whole.
+    private let parser = RESPParser(limits: {
+        var limits = RESPLimits()
+        limits.maxBulkBytes = 64 * 1024
+        limits.maxArrayCount = 4096
+        return limits
+    }())
+
+    /// At most this much is held of replies not yet whole.
+    static let maxBuffered = 1 << 20
 
     private init(_ address: RedisAddress) { self.address = address }
 
@@ -87,6 +97,7 @@ final class BlockingRedis {
             let n = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 input.append(contentsOf: scratch[0..<n])
+                guard input.count <= Self.maxBuffered else { throw .unavailable("a reply of more than \(Self.maxBuffered) bytes") }
             } else if n == 0 {
                 throw .unavailable("the server closed the connection")
             } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
