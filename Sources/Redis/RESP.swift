@@ -55,6 +55,9 @@ public struct RESPParser: Sendable {
         var at = 0
         /// Items still to measure in each array the measure is inside, outermost first.
         var pending: [Int] = []
+        /// How far the line at `at` was searched for its end: a long line
+        /// that comes a byte at a time is searched once, not once a byte.
+        var searched = 0
         public init() {}
     }
 
@@ -81,8 +84,10 @@ public struct RESPParser: Sendable {
         var at = progress.at
         while true {
             guard progress.pending.count <= limits.maxDepth else { throw RESPError("replies nest deeper than \(limits.maxDepth)") }
-            guard at < b.count, let lineEnd = try lineEnd(b, from: at + 1) else {
+            var searched = progress.at == at ? max(progress.searched, at + 1) : at + 1
+            guard at < b.count, let lineEnd = try lineEnd(b, from: at + 1, searching: &searched) else {
                 progress.at = at
+                progress.searched = searched
                 return nil
             }
             let afterLine = lineEnd + 2
@@ -128,7 +133,8 @@ public struct RESPParser: Sendable {
     private func build(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) throws(RESPError) -> RESPValue {
         let type = b[i]
         // Measured already: the line is there.
-        let lineEnd = try self.lineEnd(b, from: i + 1)!
+        var searched = i + 1
+        let lineEnd = try self.lineEnd(b, from: i + 1, searching: &searched)!
         let start = i + 1
         switch type {
         case UInt8(ascii: "+"):
@@ -160,8 +166,12 @@ public struct RESPParser: Sendable {
     }
 
     /// The index of the CR of the line starting at `from`, or nil if it has not come.
-    private func lineEnd(_ b: UnsafeBufferPointer<UInt8>, from: Int) throws(RESPError) -> Int? {
-        var i = from
+    /// Where the line that begins at `from` ends (its CR), searching from
+    /// `searched`, which is left where the search stopped when the end has
+    /// not come yet.
+    private func lineEnd(_ b: UnsafeBufferPointer<UInt8>, from: Int, searching searched: inout Int) throws(RESPError) -> Int? {
+        var i = searched
+        defer { searched = i }
         while i + 1 < b.count {
             if b[i] == 0x0D {
                 guard b[i + 1] == 0x0A else { throw RESPError("a CR not followed by LF") }

@@ -333,7 +333,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             if repliesHead == replies.count { replies.removeAll(keepingCapacity: true); repliesHead = 0 }
             if case .error(let message) = value {
                 // The handshake's own failure (a wrong password) is the connection's.
-                guard let reply else { return disconnect("the handshake failed: \(message)") }
+                guard let reply else { return disconnect("the handshake failed: \(message.prefix(200))") }
                 // A replica, or a server still loading its data, did not run the
                 // command: it fails as one not sent, and the primary is looked for again.
                 if let word = Self.notPrimary.first(where: { message.hasPrefix($0) }) {
@@ -409,8 +409,9 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     }
 
     /// Replies of a server that is not the primary (now): the command was not run.
-    /// (NOREPLICAS: a primary cut off from its replicas, about to be replaced.)
-    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN", "NOREPLICAS"]
+    /// (Not NOREPLICAS: the primary itself says that while its replicas lag,
+    /// and looking for another would only reconnect to it, again and again.)
+    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN"]
 
     private static func reason(_ error: RedisError) -> String {
         switch error {

@@ -145,12 +145,13 @@ public final class RedisSentinel: Sendable {
                 continue
             }
             if case .error(let message)? = replies.first, replies.count > 1 {
-                refused.append("\(sentinel): AUTH: \(message)")
+                refused.append("\(sentinel): AUTH: \(String(message.prefix(200)))")
                 continue
             }
             switch replies.last {
             case .array(let parts?) where parts.count == 2:
-                guard let host = parts[0].string, let port = parts[1].string.flatMap(Int.init), (1...65535).contains(port) else {
+                guard let host = parts[0].string, RedisSentinel.isHost(host), let port = parts[1].string.flatMap({ RedisURL.decimal(Substring($0)) }),
+                      (1...65535).contains(port) else {
                     wrong.append("\(sentinel) answered an address that is none")
                     continue
                 }
@@ -163,9 +164,11 @@ public final class RedisSentinel: Sendable {
                 state.withLock { $0.first = n }
                 return .success(address)
             case .error(let message)?:
-                refused.append("\(sentinel): \(message)")
-            default:
+                refused.append("\(sentinel): \(String(message.prefix(200)))")
+            case .array(nil)?, .bulk(nil)?:
                 unknown.append("\(sentinel)")
+            default:
+                wrong.append("\(sentinel) answered something that is no address")
             }
         }
         var reasons: [String] = []
@@ -189,7 +192,7 @@ public final class RedisSentinel: Sendable {
         } catch {
             return "it did not answer: \(Self.reason(error))"
         }
-        if commands.count > 1, case .error(let message)? = replies.first { return "it refused the password: \(message)" }
+        if commands.count > 1, case .error(let message)? = replies.first { return "it refused the password: \(message.prefix(200))" }
         guard let role = RedisRole(replies.last) else { return "its ROLE reply is not one" }
         return role.isPrimary ? nil : "it is a \(role.name), not the primary"
     }
@@ -243,10 +246,16 @@ public final class RedisSentinel: Sendable {
             guard case .array(let parts?) = message, parts.count == 3, parts[0].string == "message",
                   let text = parts[2].string else { continue }
             let words = text.split(separator: " ")
-            guard words.count == 5, words[0] == url.primaryName, let port = Int(words[4]), (1...65535).contains(port) else { continue }
+            guard words.count == 5, words[0] == url.primaryName, Self.isHost(String(words[3])), let port = RedisURL.decimal(words[4]), (1...65535).contains(port) else { continue }
             moved(to: RedisAddress(host: String(words[3]), port: port))
         }
         return true
+    }
+
+    /// Whether a Sentinel's host is one: a name or an address of at most
+    /// 255 printable bytes (what a Sentinel says ends up in logs).
+    static func isHost(_ host: String) -> Bool {
+        (1...255).contains(host.utf8.count) && host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "@") }
     }
 
     private static func reason(_ error: RedisError) -> String {

@@ -14,7 +14,7 @@ public struct RedisAddress: Sendable, Hashable, CustomStringConvertible {
     /// Parses `host:port` (an IPv6 host in brackets); nil unless the port
     /// is 1…65535 and the host is not empty.
     init?(parsing text: Substring) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = RedisURL.decimal(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
         var host = text[..<colon]
         if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         guard !host.isEmpty, !host.contains(where: { $0 == "[" || $0 == "]" || $0 == "@" || $0 == "/" || $0.isWhitespace }) else { return nil }
@@ -50,14 +50,14 @@ public struct RedisSentinelURL: Sendable, Equatable, CustomStringConvertible {
     /// what is accepted.
     public init(parsing text: String) throws(RedisError) {
         let form = Self.form
-        guard text.hasPrefix("redis-sentinel://") else { throw .invalidURL("\(text) is not \(form)") }
+        guard text.hasPrefix("redis-sentinel://") else { throw .invalidURL("\(Self.redacted(text)) is not \(form)") }
         let (user, password, rest) = RedisURL.credentials(Substring(text.dropFirst("redis-sentinel://".count)))
         guard let slash = rest.firstIndex(of: "/") else { throw .invalidURL("\(Self.redacted(text)) names no primary: \(form)") }
         let hosts = rest[..<slash]
         var path = rest[rest.index(after: slash)...]
         var database = 0
         if let second = path.firstIndex(of: "/") {
-            guard let n = Int(path[path.index(after: second)...]), n >= 0, n < 1 << 16 else {
+            guard let n = RedisURL.decimal(path[path.index(after: second)...]), n >= 0, n < 1 << 16 else {
                 throw .invalidURL("the database in \(Self.redacted(text)) must be a number: \(form)")
             }
             database = n
@@ -89,9 +89,5 @@ public struct RedisSentinelURL: Sendable, Equatable, CustomStringConvertible {
         return "redis-sentinel://\(credentials)\(sentinels.map(\.description).joined(separator: ","))/\(primaryName)" + (database == 0 ? "" : "/\(database)")
     }
 
-    /// `text` with what may be a password hidden, for messages.
-    private static func redacted(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@") else { return text }
-        return "redis-sentinel://***" + text[at...]
-    }
+    private static func redacted(_ text: String) -> String { RedisURL.redacted(text) }
 }

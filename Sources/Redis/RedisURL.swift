@@ -17,25 +17,41 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     /// Parses the URL; the message of a failure says what is accepted.
     public init(parsing text: String) throws(RedisError) {
         let form = "redis://[user:password@]host:port[/db]"
-        guard text.hasPrefix("redis://") else { throw .invalidURL("\(text) is not \(form)") }
+        let shown = Self.redacted(text)
+        guard text.hasPrefix("redis://") else { throw .invalidURL("\(shown) is not \(form)") }
         var rest = Substring(text.dropFirst("redis://".count))
         var database = 0
         if let slash = rest.firstIndex(of: "/") {
             let db = rest[rest.index(after: slash)...]
-            guard let n = Int(db), n >= 0, n < 1 << 16 else { throw .invalidURL("the database in \(text) must be a number: \(form)") }
+            guard let n = RedisURL.decimal(db), n >= 0, n < 1 << 16 else { throw .invalidURL("the database in \(shown) must be a number: \(form)") }
             database = n
             rest = rest[..<slash]
         }
         let (user, password, after) = Self.credentials(rest)
         rest = after
         // host:port, where an IPv6 host is in brackets.
-        guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]), (1...65535).contains(port) else {
-            throw .invalidURL("\(text) needs a port from 1 to 65535: \(form)")
+        guard let colon = rest.lastIndex(of: ":"), let port = RedisURL.decimal(rest[rest.index(after: colon)...]), (1...65535).contains(port) else {
+            throw .invalidURL("\(shown) needs a port from 1 to 65535: \(form)")
         }
         var host = String(rest[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw .invalidURL("\(text) needs a host: \(form)") }
+        guard !host.isEmpty else { throw .invalidURL("\(shown) needs a host: \(form)") }
         self.init(host: host, port: port, user: user, password: password, database: database)
+    }
+
+    /// A number of 1 to 9 decimal digits, nothing else (no sign, no
+    /// space): a port, a database.
+    static func decimal(_ text: Substring) -> Int? {
+        guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
+    }
+
+    /// `text` with what may be a password hidden, for messages: all
+    /// between `://` and the last `@`.
+    public static func redacted(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let scheme = text.firstRange(of: "://").map { text[..<$0.upperBound] } ?? ""
+        return scheme + "***" + text[at...]
     }
 
     /// `[user:password@]rest`, split at the last `@` (a password may hold

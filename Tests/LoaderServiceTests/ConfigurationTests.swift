@@ -52,7 +52,10 @@ struct ConfigurationTests {
         ([], ["LOADERD_REDIS_SENTINEL_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis://redis:6379"], "redisSentinelPassword is for a sessionStore behind Sentinels"),
         ([], ["LOADERD_REDIS_PASSWORD": "s3cret", "LOADERD_SESSION_STORE": "redis-sentinel://:other@s1:26379/mymaster"], "the Redis password is given twice"),
         ([], ["LOADERD_SESSION_STORE": "redis-sentinel://s1:26379/mymaster", "LOADERD_DATA_DIR": "/var/lib/x"], "dataDir is for the local session store"),
-        ([], ["LOADERD_SESSION_STORE": "redis-sentinel://s1:26379"], "sessionStore must be local or redis://"),
+        ([], ["LOADERD_SESSION_STORE": "redis-sentinel://s1:26379"], "names no primary"),
+        ([], ["LOADERD_SESSION_STORE": "redis-sentinel://:s3cretPW@host/mymaster"], "each Sentinel is host:port"),
+        (["--session-store", "redis-sentinl://:s3cretPW@host:1/m"], [:], "sessionStore must be local or redis://"),
+        ([], ["LOADERD_SESSION_STORE": "redis://:s3cretPW@host"], "needs a port from 1 to 65535"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
@@ -60,6 +63,8 @@ struct ConfigurationTests {
             Issue.record("accepted \(arguments) \(environment)")
         } catch {
             #expect(error.message.contains(message), "\(error.message)")
+            // A password in a setting is never shown.
+            #expect(!error.message.contains("s3cret"), "\(error.message)")
         }
     }
 

@@ -65,6 +65,26 @@ struct RESPTests {
         #expect(input.isEmpty)
     }
 
+    /// A line that comes a byte at a time is searched for its end once:
+    /// each call goes on from where the last one stopped.
+    @Test func aLongLineInBytesIsSearchedOnce() throws {
+        let line = "+" + String(repeating: "a", count: 60_000) + "\r\n"
+        let bytes = Array(line.utf8)
+        var progress = RESPParser.Progress()
+        var input: [UInt8] = []
+        var result: (value: RESPValue, consumed: Int)?
+        for (n, byte) in bytes.enumerated() {
+            input.append(byte)
+            result = try input.withUnsafeBufferPointer { (b) throws(RESPError) in try RESPParser().next(b, resuming: &progress) }
+            if result == nil {
+                // Searched up to the last byte (kept, in case it is the CR).
+                #expect(progress.searched == max(1, n), "after \(n + 1) bytes the search stands at \(progress.searched)")
+                if progress.searched != max(1, n) { return }
+            }
+        }
+        #expect(result?.value == .simple(String(repeating: "a", count: 60_000)) && result?.consumed == bytes.count)
+    }
+
     @Test(arguments: [
         "?1\r\n", ":12a\r\n", ":\r\n", "$-2\r\n", "$3\r\nabcXY", "+a\rb\r\n", "+a\nb\r\n", "*-5\r\n", ":1234567890123456789\r\n",
     ])

@@ -144,7 +144,7 @@ struct RedisURLTests {
         #expect(u == RedisURL(host: "redis.default.svc", port: 6380, user: "app", password: "pw", database: 3))
         #expect(u.description == "redis://app:***@redis.default.svc:6380/3")
         #expect(try RedisURL(parsing: "redis://[::1]:6379").host == "::1")
-        for bad in ["http://x:1", "redis://x", "redis://x:0", "redis://:6379", "redis://x:1/a"] {
+        for bad in ["http://x:1", "redis://x", "redis://x:0", "redis://:6379", "redis://x:1/a", "redis://x:+1", "redis://x:1/+2"] {
             #expect(throws: RedisError.self) { try RedisURL(parsing: bad) }
         }
     }
@@ -161,7 +161,8 @@ struct RedisURLTests {
         #expect(plain.password == nil && plain.user == nil && plain.database == 0 && plain.sentinels.count == 1)
         let bad = ["redis://s:26379/m", "redis-sentinel://s:26379", "redis-sentinel://s:26379/", "redis-sentinel://s/m",
                    "redis-sentinel://s:0/m", "redis-sentinel://s:1,/m", "redis-sentinel://:1/m", "redis-sentinel://s:1/m/x",
-                   "redis-sentinel://s:1/a b", "redis-sentinel://s:1/m/70000",
+                   "redis-sentinel://s:1/a b", "redis-sentinel://s:1/m/70000", "redis-sentinel://s:1/m/+5", "redis-sentinel://s:+1/m",
+                   "redis-sentinel://s: 1/m",
                    "redis-sentinel://" + Array(repeating: "s:1", count: RedisSentinelURL.maxSentinels + 1).joined(separator: ",") + "/m"]
         for text in bad {
             #expect(throws: RedisError.self, "\(text)") { try RedisSentinelURL(parsing: text) }

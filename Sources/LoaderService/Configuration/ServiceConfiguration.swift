@@ -300,6 +300,21 @@ extension ServiceConfiguration {
 
     static func isSessionStore(_ text: String) -> Bool { SessionStoreKind.named(text) != nil }
 
+    /// Whether `text` names a session store; if not, the error says why,
+    /// in the words of the URL's own parser when it names a scheme of
+    /// Redis, and never shows a password.
+    static func checkSessionStore(_ text: String, _ what: String, form: String) throws(ConfigurationError) {
+        guard !isSessionStore(text) else { return }
+        var why: String?
+        do {
+            if text.hasPrefix("redis-sentinel://") { _ = try RedisSentinelURL(parsing: text) }
+            if text.hasPrefix("redis://") { _ = try RedisURL(parsing: text) }
+        } catch {
+            if case .invalidURL(let message) = error { why = message }
+        }
+        throw ConfigurationError(what + (why.map { ": \($0)" } ?? " must be \(form), not \"\(RedisURL.redacted(text))\""))
+    }
+
     /// Applies a JSON object of settings; unknown keys and bad values are errors.
     public mutating func apply(json: JSONValue, source: String) throws(ConfigurationError) {
         guard case .object(let fields) = json else { throw ConfigurationError("\(source): the configuration must be a JSON object") }
@@ -317,7 +332,7 @@ extension ServiceConfiguration {
                 guard s.isEmpty || isDNSLabel(s) else { throw bad }
                 parsed = .string(s.isEmpty ? nil : s)
             case (.sessionStore, .string(let s)):
-                guard Self.isSessionStore(s) else { throw bad }
+                try Self.checkSessionStore(s, "\(source): \(name)", form: key.form)
                 parsed = .string(s)
             case (.bool, .bool(let b)): parsed = .bool(b)
             case (.addressRanges, .array(let items)):
@@ -362,7 +377,7 @@ extension ServiceConfiguration {
             guard text.isEmpty || isDNSLabel(text) else { throw bad }
             parsed = .string(text.isEmpty ? nil : text)
         case .sessionStore:
-            guard Self.isSessionStore(text) else { throw bad }
+            try Self.checkSessionStore(text, "\(source): \(name)", form: key.form)
             parsed = .string(text)
         case .bool:
             switch text.lowercased() {
