@@ -8,6 +8,9 @@ final class BlockingRedis {
     let address: RedisAddress
     private var fd: Int32 = -1
     private var input: [UInt8] = []
+    /// Where the next reply in `input` begins.
+    private var start = 0
+    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
     private var progress = RESPParser.Progress()
     /// What a Sentinel or a ROLE answers is a few short strings: a reply
     /// this big is not one, and is refused before it is buffered whole.
@@ -75,18 +78,28 @@ final class BlockingRedis {
     }
 
     /// The next reply, or nil if none came by `deadline` (the connection
-    /// is still usable: a subscriber waits for messages this way).
+    /// is still usable: a subscriber waits for messages this way). Replies
+    /// are taken from `input` at `start`; the bytes before are dropped once
+    /// they are half of it, so a stream of messages costs its length.
     func receive(by deadline: UInt64) throws(RedisError) -> RESPValue? {
-        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let next: (value: RESPValue, consumed: Int)?
             do {
-                next = try input.withUnsafeBufferPointer { (b) throws(RESPError) in try parser.next(b, resuming: &progress) }
+                next = try input.withUnsafeBufferPointer { (b) throws(RESPError) in
+                    try parser.next(UnsafeBufferPointer(rebasing: b[start...]), resuming: &progress)
+                }
             } catch {
                 throw .unavailable("a broken reply: \(error)")
             }
             if let (value, consumed) = next {
-                input.removeFirst(consumed)
+                start += consumed
+                if start == input.count {
+                    input.removeAll(keepingCapacity: true)
+                    start = 0
+                } else if start > input.count / 2 {
+                    input.removeFirst(start)
+                    start = 0
+                }
                 return value
             }
             do {
@@ -97,7 +110,7 @@ final class BlockingRedis {
             let n = scratch.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 input.append(contentsOf: scratch[0..<n])
-                guard input.count <= Self.maxBuffered else { throw .unavailable("a reply of more than \(Self.maxBuffered) bytes") }
+                guard input.count - start <= Self.maxBuffered else { throw .unavailable("a reply of more than \(Self.maxBuffered) bytes") }
             } else if n == 0 {
                 throw .unavailable("the server closed the connection")
             } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {

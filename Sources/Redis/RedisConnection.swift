@@ -65,6 +65,8 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     /// nil for the handshake's own.
     private var replies: [(reply: Reply?, sent: UInt64)] = []
     private var repliesHead = 0
+    /// Writes waiting for the WAIT in flight (`confirmReplicated`).
+    private var replicated: [@Sendable (Bool) -> Void]?
     /// Commands that came while connecting.
     private var queued: [([UInt8], Reply)] = []
     private var backoff: UInt64 = 50_000_000
@@ -129,6 +131,29 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         if loop.inLoop { enqueue(command, reply) } else { loop.execute { [self] in enqueue(command, reply) } }
     }
 
+    /// Once the writes this connection has had answered are on `replicas`
+    /// replicas (Redis's WAIT, up to `milliseconds`), `done` says whether
+    /// they are. Call it on the loop, from a write's reply. A WAIT not yet
+    /// answered was sent after that write (replies come in order), so it
+    /// covers it too: writes answered meanwhile share it, and the
+    /// connection, which WAIT holds up, waits once at a time, not once a
+    /// write.
+    public func confirmReplicated(_ replicas: Int, milliseconds: Int, _ done: @escaping @Sendable (Bool) -> Void) {
+        loop.assertInLoop()
+        if replicated != nil {
+            replicated?.append(done)
+            return
+        }
+        replicated = [done]
+        enqueue(RESP.command(["WAIT", String(replicas), String(milliseconds)])) { [self] result in
+            let waiting = replicated ?? []
+            replicated = nil
+            var confirmed = false
+            if case .success(.integer(let n)) = result { confirmed = n >= replicas }
+            for done in waiting { done(confirmed) }
+        }
+    }
+
     /// Closes for good: pending commands fail.
     public func close() {
         loop.execute { [self] in
@@ -164,6 +189,10 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         // Until answered: commands queued meanwhile wait no longer than one would for its reply.
         timer = loop.schedule(afterNanoseconds: commandTimeout) { [self] in
             switch state {
+            case .connecting where sentinel != nil && address == nil:
+                // Still waiting for the Sentinels: say what they said last.
+                let said = sentinel?.failure.map { ": \($0)" } ?? " (still asking them)"
+                disconnect("the Sentinels named no primary within \(commandTimeout / 1_000_000) ms\(said)")
             case .connecting, .handshaking: disconnect("no connection within \(commandTimeout / 1_000_000) ms")
             default: break
             }

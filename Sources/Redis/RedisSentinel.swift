@@ -30,6 +30,8 @@ public final class RedisSentinel: Sendable {
         /// taken only if nothing newer (a `+switch-master`) came meanwhile.
         var learnt = 0
         var querying = false
+        /// Why the last query found no primary (nil once one found it).
+        var failure: String?
         var waiting: [@Sendable (Result<RedisAddress, RedisError>) -> Void] = []
         var followers: [@Sendable (RedisAddress) -> Void] = []
         /// The Sentinel to ask first: the last that named the primary.
@@ -51,6 +53,8 @@ public final class RedisSentinel: Sendable {
     public var primary: RedisAddress? { state.withLock { $0.known } }
     /// How many times the primary has moved since this process started.
     public var moves: Int { state.withLock { $0.moves } }
+    /// Why the Sentinels' last answer named no primary, if it did not.
+    public var failure: String? { state.withLock { $0.failure } }
 
     /// The primary's address, verified; `done` runs on a thread of the
     /// Sentinel's own (any thread).
@@ -103,6 +107,7 @@ public final class RedisSentinel: Sendable {
         let waiting = state.withLock { s in
             defer { s.waiting = []; s.querying = false }
             if s.learnt != learnt, let p = s.primary { result = .success(p) }
+            if case .failure(let error) = result { s.failure = Self.reason(error) } else { s.failure = nil }
             return s.waiting
         }
         if case .success(let address) = result { moved(to: address) }

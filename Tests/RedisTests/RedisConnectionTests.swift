@@ -177,6 +177,37 @@ struct RedisURLTests {
 }
 
 extension RedisConnectionTests {
+    /// Writes answered together share one WAIT (Redis's own count of its
+    /// WAIT calls says so), so a Redis without the replicas asked for
+    /// holds the connection up once, not once a write: each write hears
+    /// "not confirmed", and the connection's watchdog never fires.
+    @Test func writesAnsweredTogetherShareOneWait() throws {
+        try withRedis { redis, loop in
+            let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop, commandTimeout: 1)
+            #expect(call(c, ["PING"]) == .success(.simple("PONG")))
+            let outcomes = Mutex<[Bool]>([])
+            loop.execute {
+                for i in 0..<16 {
+                    c.send(["SET", "k\(i)", "v"]) { r in
+                        guard case .success = r else { return outcomes.withLock { $0.append(true) } }
+                        c.confirmReplicated(1, milliseconds: 300) { confirmed in outcomes.withLock { $0.append(confirmed) } }
+                    }
+                }
+            }
+            let deadline = monotonicNanoseconds() + 5_000_000_000
+            while outcomes.withLock({ $0.count }) < 16 && monotonicNanoseconds() < deadline { usleep(5_000) }
+            #expect(outcomes.withLock { $0 } == Array(repeating: false, count: 16))
+            #expect(c.isConnected)
+            guard case .success(let info)? = call(c, ["INFO", "commandstats"]), let text = info.string,
+                  let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("cmdstat_wait:") }),
+                  let calls = line.split(separator: ",").first?.split(separator: "=").last.flatMap({ Int($0) }) else {
+                Issue.record("no WAIT in INFO commandstats")
+                return
+            }
+            #expect(calls <= 2, "\(calls) WAITs for 16 writes answered together")
+        }
+    }
+
     /// One subscriber connection takes the messages of its channels, and
     /// subscribes again each time it reconnects (`onConnect`).
     @Test func aSubscriberGetsMessagesAndSubscribesAgainAfterALoss() throws {

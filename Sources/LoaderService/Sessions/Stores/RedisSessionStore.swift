@@ -156,14 +156,18 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         self.waitReplicas = waitReplicas
     }
 
-    /// While the store is unavailable: since when, and the reason last
-    /// logged and when (a reason is logged again only when it changes, at
-    /// most every `reasonLogNanoseconds`). With a Sentinel, the primary
-    /// writes last went to, so that a move is logged as one.
+    /// While the store is unavailable: since when, the reason last logged,
+    /// and whether this outage was logged. A reason is logged when it
+    /// changes, at most every `reasonLogNanoseconds` (`logged`, kept from
+    /// one outage to the next, so a connection that comes and goes says so
+    /// once in that time, not twice each time); "available" only after an
+    /// outage that was logged. With a Sentinel, the primary writes last went
+    /// to, so that a move is logged as one.
     private struct Outage {
         var since: UInt64?
         var reason: String?
-        var logged: UInt64 = 0
+        var said = false
+        var logged: UInt64?
         var primary: RedisAddress?
     }
     private let outage = Mutex(Outage())
@@ -173,9 +177,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         let now = monotonicNanoseconds()
         if up {
             let primary = sentinel?.primary
-            let (since, from) = outage.withLock { o in
-                defer { o = Outage(primary: primary) }
-                return (o.since, o.primary)
+            let (since, said, from) = outage.withLock { o in
+                defer { o = Outage(logged: o.logged, primary: primary) }
+                return (o.since, o.said, o.primary)
             }
             var fields: [(String, LogField)] = [("store", .string(name))]
             let refused = since.map { (Double(now &- $0) / 1e6).rounded() / 1000 }
@@ -183,15 +187,17 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                 fields += [("from", .string(from.description)), ("to", .string(primary.description)), ("writesRefusedSeconds", .double(refused ?? 0))]
                 return logger.log(.warning, "session store primary moved", fields)
             }
+            guard said || since == nil else { return }
             if let primary { fields.append(("primary", .string(primary.description))) }
             if let refused { fields.append(("outageSeconds", .double(refused))) }
             logger.log(.info, "session store available", fields)
         } else {
             let log = outage.withLock { o -> Bool in
                 if o.since == nil { o.since = now }
-                guard o.reason != reason, now &- o.logged >= Self.reasonLogNanoseconds || o.reason == nil else { return false }
+                guard o.reason != reason, o.logged.map({ now &- $0 >= Self.reasonLogNanoseconds }) ?? true else { return false }
                 o.reason = reason
                 o.logged = now
+                o.said = true
                 return true
             }
             if log { logger.log(.warning, "session store unavailable", [("store", .string(name)), ("reason", .string(reason))]) }
@@ -575,13 +581,12 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                        _ reply: @escaping SessionReply<RESPValue>) {
         guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
         command(id, call, on: commands, kind: kind, retry: retry) { [waitReplicas, commandTimeout] result in
-            // WAIT counts this connection's writes: it goes on the same one.
             guard case .success(let value) = result, waitReplicas > 0 else { return reply(result) }
-            // Within half the command timeout: the connection's watchdog must not fire first.
-            commands.send(["WAIT", String(waitReplicas), String(max(1, Int(commandTimeout * 500)))]) { [waitReplicas] r in
-                if case .success(.integer(let n)) = r, n >= waitReplicas { return reply(.success(value)) }
+            // WAIT counts this connection's writes: it goes on the same one, within half the
+            // command timeout (the connection's watchdog must not fire first).
+            commands.confirmReplicated(waitReplicas, milliseconds: max(1, Int(commandTimeout * 500))) { confirmed in
                 // Not acknowledged: a failover now could lose it. Applied on the primary, it may still be kept.
-                reply(.failure(.unavailable("the write was not confirmed by \(waitReplicas) Redis replica(s) in time")))
+                reply(confirmed ? .success(value) : .failure(.unavailable("the write was not confirmed by \(waitReplicas) Redis replica(s) in time")))
             }
         }
     }
