@@ -25,11 +25,11 @@ takes a write (min-replicas-to-write 1), and loaderd learns of the move
 (+switch-master, or asking again after a refused write): each step is a
 second or so, on two CPUs shared by eleven containers.
 
-    Tests/system/compose_sentinel.py
-(REDIS_PASSWORD, SENTINEL_PASSWORD and LOADERD_HTTP_PORT come from the
+    Tests/system/compose_sentinel.py [output-dir]
+(every container's log goes to output-dir on failure; REDIS_PASSWORD, SENTINEL_PASSWORD and LOADERD_HTTP_PORT come from the
 environment, as they would from deploy/compose/.env.)
 """
-import collections, http.client, json, os, re, subprocess, sys, threading, time
+import collections, datetime, http.client, json, os, re, subprocess, sys, threading, time
 
 import loaderd_process
 from loaderd_process import session_events, until
@@ -38,6 +38,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "../.."))
 FILE = os.path.join(ROOT, "deploy/compose/compose.sentinel.yaml")
 PROJECT = "loaderd-sentinel"
 PORT = int(os.environ["LOADERD_HTTP_PORT"])
+OUT = sys.argv[1] if len(sys.argv) > 1 else None
 REPLICAS = ["loaderd-1", "loaderd-2", "loaderd-3"]
 SERVERS = ["redis-1", "redis-2", "redis-3"]
 SENTINELS = ["sentinel-1", "sentinel-2", "sentinel-3"]
@@ -130,6 +131,20 @@ def metrics(service):
     return (primary.group(1) if primary else None, int(moves.group(1)) if moves else None)
 
 
+def sentinel_timeline(since):
+    """Seconds from `since` (time.time()) to the first +sdown, +odown,
+    +promoted-slave and +switch-master in the Sentinels' logs."""
+    found = {}
+    for s in SENTINELS:
+        for line in podman("logs", container(s)).splitlines():
+            m = re.search(r"(\d\d \w{3} \d{4} \d\d:\d\d:\d\d\.\d{3}) . (\+sdown|\+odown|\+promoted-slave|\+switch-master) ", line)
+            if m:
+                at = datetime.datetime.strptime(m.group(1), "%d %b %Y %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp() - since
+                if at >= 0:
+                    found[m.group(2)] = round(min(found.get(m.group(2), at), at), 2)
+    return found
+
+
 class Writer(threading.Thread):
     """Posts progress events through nginx one after another, each answer
     recorded with when its request was sent and the event's t if 202."""
@@ -163,8 +178,8 @@ def main():
     with open(FILE) as f:
         down_after = int(re.search(r"down-after-milliseconds mymaster (\d+)", f.read()).group(1)) / 1000
     bound = down_after + 7
-    compose("up", "-d")
     try:
+        compose("up", "-d")
         check(until(90, lambda: call("GET", "/readyz")[0] == 200, 0.2), "no 200 from /readyz through nginx within 90 s")
         for service in REPLICAS:
             name = container(service)
@@ -195,7 +210,7 @@ def main():
         check(all(m == (first_primary, 0) for m in before.values()), f"before the kill, /metrics: {before}, the Sentinels name {first_primary}")
 
         json_headers = {"Content-Type": "application/json"}
-        status, body = call("POST", "/sessions", body='{"loader":"web","params":{"dropDuration":60}}', headers=json_headers)
+        status, body = call("POST", "/sessions", body='{"loader":"web"}', headers=json_headers)
         if not check(status == 201, f"create: {status} {body[:200]!r}"):
             raise RuntimeError("no session")
         session = json.loads(body)
@@ -212,12 +227,16 @@ def main():
         writer.start()
         time.sleep(1)
         primary_service = next((s for s in SERVERS if first_primary in (f"{s}:6379", f"{ip(s)}:6379")), "redis-1")
-        killed_at = time.monotonic()
+        killed_at, killed_wall = time.monotonic(), time.time()
         podman("kill", container(primary_service))
-        back = until(bound + 10, lambda: writer.first_acknowledged_after(killed_at) is not None, 0.1)
+        # A request sent before the kill has taken effect may still be
+        # acknowledged by the old primary: the first write counts from
+        # podman kill's return, the time from before it.
+        gone = time.monotonic()
+        back = until(bound + 10, lambda: writer.first_acknowledged_after(gone) is not None, 0.1)
         time.sleep(2)   # and more writes on the new primary
         writer.stop()
-        first = writer.first_acknowledged_after(killed_at)
+        first = writer.first_acknowledged_after(gone)
         recovered = first - killed_at if first is not None else None
         check(back and recovered <= bound,
               f"first write acknowledged {recovered and round(recovered, 2)} s after the kill, bound {bound:.0f} s")
@@ -245,7 +264,8 @@ def main():
             if followed or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
-        check(followed, f"after the kill the Sentinels name {new_primary} (before: {first_primary}); /metrics: {after_metrics}")
+        timeline = sentinel_timeline(killed_wall)
+        check(followed, f"after the kill the Sentinels name {new_primary} (before: {first_primary}; their log: {timeline}); /metrics: {after_metrics}")
         promoted = next((s for s in SERVERS if new_primary in (f"{s}:6379", f"{ip(s)}:6379")), new_primary)
         refused_for = []
         for service in REPLICAS:
@@ -257,7 +277,7 @@ def main():
                     f"{settle_seconds:.1f} s after the replicas were ready; every server appendonly, fsync always, "
                     f"min-replicas-to-write 1")
         rows.append(f"{primary_service} killed (down-after-milliseconds {down_after * 1000:.0f}): first write acknowledged "
-                    f"{recovered:.2f} s after (bound {bound:.0f} s); {promoted} promoted ({new_primary}); "
+                    f"{recovered:.2f} s after (bound {bound:.0f} s; the Sentinels' log: {timeline}); {promoted} promoted ({new_primary}); "
                     f"{len(acked)} events acknowledged ({len(acked) - after} before the kill, {after} after), "
                     f"{len(events)} present, {lost} lost, {twice} twice; writer's answers {dict(sorted(answers.items()))}; "
                     f"the session streams; each replica's /metrics: {sorted(set(after_metrics.values()))}, "
@@ -265,6 +285,11 @@ def main():
     except Exception as e:
         check(False, f"{type(e).__name__}: {e}")
     finally:
+        if failures and OUT:
+            for name in containers():
+                with open(os.path.join(OUT, f"{name}.log"), "w") as f:
+                    r = subprocess.run(["podman", "logs", name], capture_output=True, text=True)
+                    f.write(r.stdout + r.stderr)
         compose("down", "-v", check_rc=False)
         # podman-compose 1.0 leaves the network.
         subprocess.run(["podman", "network", "rm", f"{PROJECT}_default"], capture_output=True)

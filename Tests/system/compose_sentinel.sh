@@ -26,4 +26,4 @@ REDIS_PASSWORD=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 SENTINEL_PASSWORD=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 LOADERD_HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export REDIS_PASSWORD SENTINEL_PASSWORD LOADERD_HTTP_PORT
-python3 Tests/system/compose_sentinel.py
+python3 Tests/system/compose_sentinel.py "$out"
