@@ -260,7 +260,7 @@ extension ServiceConfiguration {
         Key(name: "sessionStore", kind: .sessionStore, flag: "--session-store",
             meaning: "where sessions live: local (this process; the journal in dataDir); redis://[user:password@]host:port[/db], where any replica serves any session; or redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db], the same on the primary Redis Sentinels name, followed through failovers (docs/DEPLOY.md)",
             get: { .string($0.sessionStore) }) { c, v in if case .string(let s?) = v { c.sessionStore = s } },
-        .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: a write is acknowledged once this many Redis replicas have it (WAIT, up to half of redisTimeoutSeconds); one they do not confirm is answered 503, though the primary may keep it"),
+        .integer("redisWaitReplicas", \.redisWaitReplicas, 0...16, "with Redis: a write is acknowledged once this many Redis replicas have it (WAIT, up to a third of redisTimeoutSeconds); one they do not confirm is answered 503, though the primary may keep it"),
         .optional("loadersDir", \.loadersDir, .optionalString, flag: "--loaders-dir",
                   "a directory of loader definitions (*.json, docs/LOADERS.md) added to the catalogue at start; a bad one stops start-up (exit 2)"),
         Key(name: "trustedProxies", kind: .addressRanges, flag: nil,

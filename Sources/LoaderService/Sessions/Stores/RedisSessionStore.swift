@@ -582,9 +582,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         guard let commands else { return reply(.failure(.unavailable("the session store has not started"))) }
         command(id, call, on: commands, kind: kind, retry: retry) { [waitReplicas, commandTimeout] result in
             guard case .success(let value) = result, waitReplicas > 0 else { return reply(result) }
-            // WAIT counts this connection's writes: it goes on the same one, within half the
-            // command timeout (the connection's watchdog must not fire first).
-            commands.confirmReplicated(waitReplicas, milliseconds: max(1, Int(commandTimeout * 500))) { confirmed in
+            // WAIT counts this connection's writes: it goes on the same one. A write may wait
+            // for the WAIT in flight and then its own: a third of the command timeout each
+            // answers it within the timeout (and the connection's watchdog never fires).
+            commands.confirmReplicated(waitReplicas, milliseconds: max(1, Int(commandTimeout * 1000 / 3))) { confirmed in
                 // Not acknowledged: a failover now could lose it. Applied on the primary, it may still be kept.
                 reply(confirmed ? .success(value) : .failure(.unavailable("the write was not confirmed by \(waitReplicas) Redis replica(s) in time")))
             }
