@@ -3,6 +3,7 @@ import EventLoop
 import FoundationEssentials
 import Glibc
 import HTTPTestSupport
+import LoaderEngine
 import Redis
 import Synchronization
 import Testing
@@ -277,6 +278,45 @@ struct RedisSessionStoreTests {
         #expect(r.status == 503)
         #expect(try decodeError(r).code == "sessions_unavailable")
         #expect(r.headers["retry-after"] == "1")
+    }
+
+    /// A Redis that cannot be reached is logged at once, with the reason,
+    /// again while it stays away (every `sameReason`, here 0.3 s for 30 s),
+    /// and once when it is back.
+    @Test func anOutageIsLoggedAtOnceAgainWhileItLastsAndWhenItEnds() throws {
+        let redis = try RedisServerProcess()
+        redis.stop(signal: SIGKILL)
+        var template = Array("/tmp/loaderd-store-log-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { close(fd); unlink(path) }
+        let logger = Logger(level: .info, fd: fd)
+        let loop = try EventLoop.started()
+        defer { loop.stopAndJoin() }
+        let store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: SessionLimits(), catalog: .standard, logger: logger,
+                                      logIntervals: .init(changedReason: 0.1, sameReason: 0.3))
+        store.start(on: [loop])
+        func lines() -> [[String: String]] {
+            logger.flush()
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            lseek(fd, 0, SEEK_SET)
+            while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[0..<n] }
+            return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+                guard case .object(let fields)? = try? JSONValue.parse(Array(line)) else { return nil }
+                return Dictionary(fields.compactMap { k, v in if case .string(let s) = v { (k, s) } else { nil } }, uniquingKeysWith: { a, _ in a })
+            }
+        }
+        func said(_ message: String) -> [[String: String]] { lines().filter { $0["msg"] == message } }
+        #expect(waitUntil { !said("session store unavailable").isEmpty })
+        #expect(said("session store unavailable").first?["reason"]?.contains("refused") == true, "\(said("session store unavailable"))")
+        // Still away: said again, and not at every attempt (one a 50 ms to 1 s backoff).
+        #expect(waitUntil { said("session store unavailable").count >= 3 })
+        try redis.start()
+        #expect(waitUntil { !said("session store available").isEmpty })
+        let down = said("session store unavailable").count
+        #expect(down >= 3 && down <= 20, "\(down) lines for an outage of a few seconds")
     }
 
     /// Redis goes away: session requests are answered at once with a JSON

@@ -143,7 +143,8 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let commandTimeout: Double
 
     public init(url: RedisURL, sentinel: RedisSentinel? = nil, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger,
-                waitReplicas: Int = 0, commandTimeout: Double = 1, clock: WallClock = .system) {
+                waitReplicas: Int = 0, commandTimeout: Double = 1, clock: WallClock = .system, logIntervals: LogIntervals = LogIntervals()) {
+        self.logIntervals = logIntervals
         self.clock = clock
         self.url = url
         self.sentinel = sentinel
@@ -156,13 +157,25 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         self.waitReplicas = waitReplicas
     }
 
+    /// How often an outage is logged: a new reason at most every
+    /// `changedReason` seconds, the same one again every `sameReason`
+    /// seconds while it lasts.
+    public struct LogIntervals: Sendable {
+        public var changedReason: Double = 10
+        public var sameReason: Double = 30
+        public init(changedReason: Double = 10, sameReason: Double = 30) {
+            self.changedReason = changedReason
+            self.sameReason = sameReason
+        }
+    }
+    let logIntervals: LogIntervals
+
     /// While the store is unavailable: since when, the reason last logged,
-    /// and whether this outage was logged. A reason is logged when it
-    /// changes, at most every `reasonLogNanoseconds` (`logged`, kept from
-    /// one outage to the next, so a connection that comes and goes says so
-    /// once in that time, not twice each time); "available" only after an
-    /// outage that was logged. With a Sentinel, the primary writes last went
-    /// to, so that a move is logged as one.
+    /// and whether this outage was logged. `logged` (when the last line was)
+    /// is kept from one outage to the next, so a connection that comes and
+    /// goes says so once in `logIntervals`, not twice each time; "available"
+    /// comes only after an outage that was logged. With a Sentinel, the
+    /// primary writes last went to, so that a move is logged as one.
     private struct Outage {
         var since: UInt64?
         var reason: String?
@@ -171,7 +184,6 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         var primary: RedisAddress?
     }
     private let outage = Mutex(Outage())
-    private static let reasonLogNanoseconds: UInt64 = 10_000_000_000
 
     private func logStateChange(up: Bool, reason: String) {
         let now = monotonicNanoseconds()
@@ -194,7 +206,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         } else {
             let log = outage.withLock { o -> Bool in
                 if o.since == nil { o.since = now }
-                guard o.reason != reason, o.logged.map({ now &- $0 >= Self.reasonLogNanoseconds }) ?? true else { return false }
+                let since = o.logged.map { Double(now &- $0) / 1e9 } ?? .infinity
+                let due = since >= logIntervals.sameReason || (o.reason != reason && since >= logIntervals.changedReason)
+                guard due else { return false }
                 o.reason = reason
                 o.logged = now
                 o.said = true
