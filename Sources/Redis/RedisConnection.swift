@@ -204,7 +204,7 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
                 guard case .connecting = state, self.attempt == attempt else { return }
                 switch result {
                 case .success(let primary): connect(to: primary)
-                case .failure(let error): disconnect(Self.reason(error))
+                case .failure(let error): disconnect(error.message)
                 }
             }
         }
@@ -442,11 +442,6 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
     /// and looking for another would only reconnect to it, again and again.)
     private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN"]
 
-    private static func reason(_ error: RedisError) -> String {
-        switch error {
-        case .unavailable(let why), .reply(let why), .invalidURL(let why): return why
-        }
-    }
 
     static func resolve(_ host: String, _ port: Int) -> SocketAddress? {
         var hints = addrinfo()

@@ -107,7 +107,7 @@ public final class RedisSentinel: Sendable {
         let waiting = state.withLock { s in
             defer { s.waiting = []; s.querying = false }
             if s.learnt != learnt, let p = s.primary { result = .success(p) }
-            if case .failure(let error) = result { s.failure = Self.reason(error) } else { s.failure = nil }
+            if case .failure(let error) = result { s.failure = error.message } else { s.failure = nil }
             return s.waiting
         }
         if case .success(let address) = result { moved(to: address) }
@@ -146,7 +146,7 @@ public final class RedisSentinel: Sendable {
                 replies = try BlockingRedis.exchange(sentinel, sentinelAuth + [["SENTINEL", "get-master-addr-by-name", url.primaryName]],
                                                      by: monotonicNanoseconds() &+ timeout)
             } catch {
-                refused.append("\(sentinel): \(Self.reason(error))")
+                refused.append("\(sentinel): \(error.message)")
                 continue
             }
             if case .error(let message)? = replies.first, replies.count > 1 {
@@ -195,7 +195,7 @@ public final class RedisSentinel: Sendable {
         do {
             replies = try BlockingRedis.exchange(address, commands, by: monotonicNanoseconds() &+ timeout)
         } catch {
-            return "it did not answer: \(Self.reason(error))"
+            return "it did not answer: \(error.message)"
         }
         if commands.count > 1, case .error(let message)? = replies.first { return "it refused the password: \(message.prefix(200))" }
         guard let role = RedisRole(replies.last) else { return "its ROLE reply is not one" }
@@ -263,11 +263,6 @@ public final class RedisSentinel: Sendable {
         (1...255).contains(host.utf8.count) && host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "@") }
     }
 
-    private static func reason(_ error: RedisError) -> String {
-        switch error {
-        case .unavailable(let why), .reply(let why), .invalidURL(let why): return why
-        }
-    }
 }
 
 /// What a server's `ROLE` reply says it is.

@@ -82,4 +82,11 @@ public enum RedisError: Error, Sendable, Equatable {
     /// The server answered with an error reply (`-ERR …`).
     case reply(String)
     case invalidURL(String)
+
+    /// What happened, in words (for logs and other errors).
+    public var message: String {
+        switch self {
+        case .unavailable(let why), .reply(let why), .invalidURL(let why): return why
+        }
+    }
 }

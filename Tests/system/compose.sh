@@ -12,15 +12,5 @@ out=${1:-ci-output/compose}
 mkdir -p "$out"
 source Tests/system/podman_env.sh "$out"
 out=$podman_out
-build_image
-podman tag loaderd:test localhost/loaderd:latest
-redis_image
-nginx_image
-if ! command -v podman-compose >/dev/null 2>&1; then
-  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman-compose >/dev/null
-fi
-# What deploy/compose/.env would hold.
-REDIS_PASSWORD=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-LOADERD_HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-export REDIS_PASSWORD LOADERD_HTTP_PORT
+compose_env
 python3 Tests/system/compose.py

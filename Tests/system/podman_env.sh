@@ -82,3 +82,20 @@ RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-ins
 CMD ["nginx", "-g", "daemon off;"]
 DOCKERFILE
 }
+
+# What both Compose stages need: the loaderd image as the files' `loaderd:latest`,
+# the Redis and nginx look-alikes, podman-compose, and what deploy/compose/.env
+# would hold (REDIS_PASSWORD, LOADERD_HTTP_PORT), exported.
+random_secret() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+compose_env() {
+  build_image
+  podman tag loaderd:test localhost/loaderd:latest
+  redis_image
+  nginx_image
+  if ! command -v podman-compose >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman-compose >/dev/null
+  fi
+  REDIS_PASSWORD=$(random_secret)
+  LOADERD_HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  export REDIS_PASSWORD LOADERD_HTTP_PORT
+}
