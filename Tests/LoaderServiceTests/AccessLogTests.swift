@@ -11,7 +11,7 @@ import Testing
 /// The access log: one line per request, under load, from every loop.
 @Suite(.serialized)
 struct AccessLogTests {
-    struct Line: Decodable { let time: String; let level: String; let msg: String; let client: String?; let method: String?; let path: String?; let status: Int?; let bytes: Int?; let us: Int? }
+    struct Line: Decodable { let time: String; let level: String; let msg: String; let client: String?; let method: String?; let path: String?; let status: Int?; let bytes: Int?; let us: Int?; let traceId: String? }
 
     func withLogFile(_ body: (Logger) throws -> Void) throws -> [Line] { try withLogFile(as: Line.self, body) }
 
@@ -74,6 +74,34 @@ struct AccessLogTests {
             return line.level == "info" && line.time.count == 24 && line.time.hasSuffix("Z") && bytes > 0 && us >= 0
         }
         #expect(wellFormed.count == requests.count)
+    }
+
+    /// A W3C `traceparent` puts its trace id on the line, on the loop's
+    /// buffer and on a deferred answer's (logged off the loop) alike; a
+    /// header that is not exactly valid, or comes twice, adds nothing.
+    @Test func theTraceIdOfATraceparentIsLogged() throws {
+        let valid = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let lines = try withLogFile { logger in
+            let (server, _) = try startService({ $0.logLevel = .info }, logger: logger)
+            defer { server.shutdown(gracePeriod: 1_000_000_000) }
+            let client = try TestClient(port: server.port)
+            for (path, headers) in [("/healthz", "traceparent: \(valid)\r\n"),
+                                    ("/readyz", "traceparent: \(valid.uppercased())\r\n"),
+                                    ("/version", "traceparent: \(valid)\r\ntraceparent: \(valid)\r\n"),
+                                    ("/loaders", "")] {
+                client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")
+                #expect(client.readResponse()?.status == 200, "\(path)")
+            }
+            let body = PreviewTests.definition
+            client.send("POST /loaders/preview?t=0 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\ntraceparent: \(valid)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(client.readResponse()?.status == 200)
+        }
+        let requests = lines.filter { $0.msg == "request" }
+        #expect(requests.count == 5)
+        for line in requests {
+            let expected = ["/loaders/preview", "/healthz"].contains(line.path ?? "") ? "4bf92f3577b34da6a3ce929d0e0e4736" : nil
+            #expect(line.traceId == expected, "\(line.path ?? "")")
+        }
     }
 
     @Test func anAnswerThatIsAnErrorIsLoggedToo() throws {

@@ -4,7 +4,7 @@ extension LoaderService {
     /// What a web page takes from the service: the demo page and the
     /// `<loader-frames>` module.
     static let browserEndpoints: [Endpoint] = [
-        Endpoint(.GET, "/", document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
-        Endpoint(.GET, "/client.js", document: OpenAPI.clientScript) { s, r in try s.clientScript(r.http) },
+        Endpoint(.GET, "/", offers: ["text/html"], document: OpenAPI.demoPage) { _, r in DemoPage.response(r.http) },
+        Endpoint(.GET, "/client.js", offers: ["text/javascript"], document: OpenAPI.clientScript) { s, r in try s.clientScript(r.http) },
     ]
 }

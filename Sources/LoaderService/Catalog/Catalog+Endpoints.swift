@@ -8,7 +8,7 @@ extension LoaderService {
         Endpoint(.GET, "/loaders/{name}", document: OpenAPI.getLoader) { s, r in try s.catalogEntry(r) },
         Endpoint(.GET, "/healthz", document: OpenAPI.healthz) { s, r in try s.healthz(r) },
         Endpoint(.GET, "/readyz", document: OpenAPI.readyz) { s, r in try s.readyz(r) },
-        Endpoint(.GET, "/metrics", document: OpenAPI.metrics) { s, _ in s.metricsText() },
+        Endpoint(.GET, "/metrics", offers: ["text/plain"], document: OpenAPI.metrics) { s, _ in s.metricsText() },
         Endpoint(.GET, "/openapi.json", document: OpenAPI.openAPI) { s, r in try s.json(s.openAPIJSON.get(), r.http, .maxAge(seconds: 300)) },
         Endpoint(.GET, "/version", document: { _ in
             [OpenAPI.operation("/version", "get", id: "getVersion", summary: "The service's name and version.", responses: OpenAPI.answers([

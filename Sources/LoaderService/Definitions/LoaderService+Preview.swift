@@ -9,11 +9,11 @@ extension LoaderService {
     /// that names its path. Parsing and the first frames run off the event
     /// loop (a definition of a few KiB takes milliseconds to parse), in the
     /// client's share of heavy work.
-    func preview(_ request: HTTPRequest, peer: SocketAddress?, on loop: EventLoop) throws -> HTTPResponse {
+    func preview(_ request: HTTPRequest, peer: SocketAddress?, on loop: EventLoop, offers: [String]) throws -> HTTPResponse {
         try Negotiation.requireJSONBody(request, "a loader definition, application/json")
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
         return runHeavy(for: client) { [self] job in
-            do { return try previewFrames(request, on: loop, job) } catch { return ServiceError(answering: error).response }
+            do { return try previewFrames(request, on: loop, job) } catch { return ServiceError(answering: error).offering(offers).response }
         }
     }
 

@@ -59,7 +59,7 @@ extension OpenAPI {
                 ("304", "Not modified (If-None-Match).", nil),
                 ("400", "A bad or unknown parameter, or a combination no shape allows, named in the message with the accepted form; a stream whose frames would cost more than maxStreamWorkPerSecond (too_costly).", ref("Error")),
             ] + unknown + [
-                ("406", "The Accept header excludes application/json and text/event-stream.", ref("Error")),
+                ("406", "The Accept header excludes application/json, text/event-stream and image/svg+xml.", ref("Error")),
                 ("429", "A costly batch while this client already has maxHeavyRequestsPerClient heavy requests running and maxHeavyWaitingPerClient waiting, or a stream while it has maxStreamsPerClient open (Retry-After).", ref("Error")),
                 ("503", "A costly batch while the server holds more than maxBufferedBytes of unread answers or that waited heavyWaitSeconds for a worker, or a stream while it has maxStreams open (Retry-After).", ref("Error")),
             ], path: "\(subject.path)/frames", method: "get")

@@ -22,7 +22,7 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
     }
 
     /// Appends one request's line. Loop thread only.
-    func record(client: ClientAddress, method: String, path: String, status: Int, bytes: Int, microseconds: Int) {
+    func record(client: ClientAddress, method: String, path: String, status: Int, bytes: Int, microseconds: Int, traceID: Substring? = nil) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         if now.tv_sec != second {
@@ -47,6 +47,12 @@ final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the re
             JSONWriter.appendInteger(bytes, to: &out)
             append(#","us":"#, to: &out)
             JSONWriter.appendInteger(microseconds, to: &out)
+            if let traceID {
+                // 32 lowercase hex digits (TraceParent checked them): nothing to escape.
+                append(#","traceId":""#, to: &out)
+                out.append(contentsOf: traceID.utf8)
+                append(#"""#, to: &out)
+            }
             append("}\n", to: &out)
             guard out.count >= Self.batchBytes else { return nil }
             var full: [UInt8] = []

@@ -28,14 +28,17 @@ extension LoaderService {
         if case .bytes(let body) = response.body { bytes = body.count }
         let client = ClientAddress.of(peer: peer, forwardedFor: trustedProxies.isEmpty ? [] : request.headers.values("x-forwarded-for"),
                                       trusted: trustedProxies)
+        let traceID = TraceParent.traceID(request)
         if let log = loop?.accessLog {
             log.record(client: client, method: request.method.rawValue, path: request.path, status: response.status.code, bytes: bytes,
-                       microseconds: Int(elapsed / 1000))
+                       microseconds: Int(elapsed / 1000), traceID: traceID)
             return
         }
-        logger.log(.info, "request", [
+        var fields: [(String, LogField)] = [
             ("client", .string(client.text)), ("method", .string(request.method.rawValue)), ("path", .string(request.path)),
             ("status", .int(response.status.code)), ("bytes", .int(bytes)), ("us", .int(Int(elapsed / 1000))),
-        ])
+        ]
+        if let traceID { fields.append(("traceId", .string(String(traceID)))) }
+        logger.log(.info, "request", fields)
     }
 }

@@ -7,7 +7,7 @@ extension LoaderService {
         do {
             return try next(&r)
         } catch {
-            let refusal = ServiceError(answering: error)
+            let refusal = ServiceError(answering: error).offering(r.offers)
             if refusal.status == .internalServerError { logger.log(.error, "unexpected error", [("error", .string("\(error)"))]) }
             return refusal.response
         }

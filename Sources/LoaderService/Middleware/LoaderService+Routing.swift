@@ -8,6 +8,7 @@ extension LoaderService {
         switch router.match(method: r.http.method, path: r.http.pathSegments) {
         case .found(let endpoint, let parameters):
             r.route = endpoint.path
+            r.offers = endpoint.offers
             r.parameters = parameters
             return try endpoint.handler(self, r)
         case .notFound:

@@ -18,10 +18,15 @@ struct Endpoint: Sendable {
     /// The operations this endpoint shows in `/openapi.json`: usually one;
     /// one per loader where each loader takes its own parameters.
     let document: Document
+    /// The media types its answers come in, named by a 406 when `Accept`
+    /// excludes the one a request would get.
+    let offers: [String]
 
-    init(_ method: HTTPMethod, _ path: String, document: @escaping Document, _ handler: @escaping Handler) {
+    init(_ method: HTTPMethod, _ path: String, offers: [String] = ["application/json"], document: @escaping Document,
+         _ handler: @escaping Handler) {
         self.method = method
         self.path = path
+        self.offers = offers
         self.handler = handler
         self.document = document
     }
@@ -40,6 +45,8 @@ struct ServiceRequest {
     /// The label of the matched route (`/loaders/{name}/frames`), set by the
     /// router or the answer cache; `unmatched` when none matched.
     var route = "unmatched"
+    /// What the matched endpoint offers (`Endpoint.offers`), set by the router.
+    var offers: [String] = []
 
     subscript(parameter name: String) -> String { parameters[name] ?? "" }
 }

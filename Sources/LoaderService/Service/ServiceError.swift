@@ -51,9 +51,22 @@ public struct ServiceError: Error, Sendable {
         return error
     }
     static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, "not_found", message) }
-    /// 406: the resource is `mediaType`, which the request's `Accept` excludes.
+    /// 406: the answer would be `mediaType`, which the request's `Accept`
+    /// excludes. The path's own list replaces it on the way out (`offering`).
     static func notAcceptable(_ mediaType: String) -> ServiceError {
-        ServiceError(.notAcceptable, "not_acceptable", "this resource is \(mediaType); the Accept header excludes it")
+        ServiceError(.notAcceptable, "not_acceptable", "this answer is \(mediaType); the Accept header excludes it")
+    }
+
+    /// A 406 that names everything the path offers, so a client learns what
+    /// to ask for (a path may answer JSON, an event stream and SVG); any
+    /// other refusal unchanged.
+    func offering(_ offers: [String]) -> ServiceError {
+        guard status == .notAcceptable, !offers.isEmpty else { return self }
+        let list = offers.count == 1 ? offers[0] : offers.dropLast().joined(separator: ", ") + " or " + offers.last!
+        var error = ServiceError(.notAcceptable, "not_acceptable", "this path answers \(list); the Accept header excludes what this request would get")
+        error.headers = headers
+        error.path = path
+        return error
     }
 
     /// The code for a status the server itself answers.
