@@ -108,6 +108,8 @@ import Testing
         let refused = try app.request("POST", "/loaders/preview?t=3", Self.json, body: Array(body.utf8))
         #expect(try refused.status == 429 && decodeError(refused).code == "too_many_heavy_requests" && refused.headers["retry-after"] == "1")
         #expect(app.service.heavyWork.count == 1 && app.service.heavyWork.waiting == 2)
+        // Counted for an alert: the gauges never see a request refused at the door.
+        #expect(try Self.metricLines(app).contains(#"loaderd_heavy_refused_total{reason="client_busy"} 1"#))
         stream.close()
         for (i, client) in waiting.enumerated() {
             let answer = try #require(client.readResponse())
@@ -141,6 +143,8 @@ import Testing
         let waited = try app.request("POST", "/loaders/preview?t=1", Self.json, body: body)
         #expect(try waited.status == 503 && decodeError(waited).code == "overloaded" && waited.headers["retry-after"] == "1")
         #expect(app.service.heavyWork.waiting == 0 && app.service.heavyWork.count == 1)
+        let lines = try Self.metricLines(app)
+        #expect(lines.contains(#"loaderd_heavy_refused_total{reason="wait_timeout"} 1"#) && lines.contains(#"loaderd_heavy_refused_total{reason="client_busy"} 0"#))
         stream.close()
         #expect(app.server.wait { app.service.heavyWork.count == 0 })
     }
@@ -286,6 +290,19 @@ import Testing
         let refused = try get(full, "/loaders/typing/frames?stream=sse&duration=1")
         #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
         only.close()
+    }
+
+    /// The limits an alert divides by are in /metrics as set.
+    @Test func theLimitsAreInMetrics() throws {
+        let app = TestApp { $0.maxStreams = 7; $0.maxConnections = 300; $0.heavyWorkers = 3 }
+        let lines = try Self.metricLines(app)
+        #expect(lines.contains("loaderd_max_streams 7") && lines.contains("loaderd_max_connections 300") && lines.contains("loaderd_heavy_workers 3"),
+                "\(lines.filter { $0.hasPrefix("loaderd_max") || $0.hasPrefix("loaderd_heavy") })")
+    }
+
+    /// The lines of `/metrics`.
+    static func metricLines(_ app: TestApp) throws -> [String] {
+        try get(app, "/metrics").text.split(separator: "\n").map(String.init)
     }
 
     @Test func sessionsCreatedPerClient() throws {

@@ -19,6 +19,13 @@ final class HeavyWork: Sendable {
     let perClient: Int
     let waitingPerClient: Int
     let maxWait: Double
+    /// How many run at once in all (heavyWorkers, or one per core).
+    let workerCount: Int
+    /// Refusals by reason, for `/metrics`: an alert watches them, since the
+    /// gauges cannot show a request that was never admitted.
+    let refusedClientBusy = Atomic<Int>(0)
+    let refusedWaitTimeout = Atomic<Int>(0)
+    let refusedBufferFull = Atomic<Int>(0)
     private let state = Mutex(Shares())
     private let workers: WorkerPool
     /// The waits' deadlines, on a queue of their own: the global pool's
@@ -29,6 +36,7 @@ final class HeavyWork: Sendable {
         self.perClient = perClient
         self.waitingPerClient = waitingPerClient
         self.maxWait = maxWait
+        self.workerCount = max(1, workers)
         self.workers = WorkerPool(width: workers)
     }
 
@@ -54,6 +62,7 @@ final class HeavyWork: Sendable {
             // Weak: this timer must not keep the place of a job that has ended.
             deadlines.asyncAfter(deadline: .now() + maxWait) { [self, weak place] in
                 guard let place, expire(place.id) else { return }
+                refusedWaitTimeout.add(1, ordering: .relaxed)
                 promise.succeed(ServiceError(.serviceUnavailable, "overloaded",
                                              "this preview, export or batch waited \(SVG.n(maxWait)) s for a worker (heavyWaitSeconds); try again shortly")
                     .retryAfter(seconds: 1).response)
@@ -83,7 +92,8 @@ final class HeavyWork: Sendable {
     }
 
     private var refusal: HTTPResponse {
-        ServiceError(.tooManyRequests, "too_many_heavy_requests",
+        refusedClientBusy.add(1, ordering: .relaxed)
+        return ServiceError(.tooManyRequests, "too_many_heavy_requests",
                      "this client already has \(perClient) previews, exports or costly batches running and \(waitingPerClient) waiting (maxHeavyRequestsPerClient, maxHeavyWaitingPerClient); retry when one has finished")
             .retryAfter(seconds: 1).response
     }
@@ -243,6 +253,7 @@ extension LoaderService {
     /// `maxBufferedBytes`.
     func runHeavy(for client: String, _ job: @escaping @Sendable (HeavyJob) throws -> HTTPResponse) -> HTTPResponse {
         if server?.isOverBufferCap == true {
+            heavyWork.refusedBufferFull.add(1, ordering: .relaxed)
             return ServiceError(.serviceUnavailable, "overloaded",
                                 "the server holds more than maxBufferedBytes of answers that clients have not read; try again shortly")
                 .retryAfter(seconds: 1).response
