@@ -21,15 +21,15 @@ struct ConfigurationTests {
         defer { unlink(path) }
         let command = try parseCommand(["--config", path, "--port", "9003"],
                                        environment: ["LOADERD_PORT": "9002", "LOADERD_THREADS": "5", "PATH": "/bin"])
-        guard case .serve(let c) = command else { Issue.record("not serve"); return }
+        guard case .serve(let c, _) = command else { Issue.record("not serve"); return }
         #expect(c.port == 9003)       // flag
         #expect(c.threads == 5)       // environment over file
         #expect(c.host == "0.0.0.0")  // file over default
         #expect(c.logLevel == .warning)
         #expect(c.maxConnections == 16_384)  // default
-        guard case .serve(let viaEnv) = try parseCommand([], environment: ["LOADERD_CONFIG": path], systemConfig: nil) else { return }
+        guard case .serve(let viaEnv, _) = try parseCommand([], environment: ["LOADERD_CONFIG": path], systemConfig: nil) else { return }
         #expect(viaEnv.port == 9001)
-        guard case .serve(let equals) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:], systemConfig: nil) else { return }
+        guard case .serve(let equals, _) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:], systemConfig: nil) else { return }
         #expect(equals.port == 7000 && equals.dataDir == "/var/lib/x" && equals.logLevel == .debug)
     }
 
@@ -56,6 +56,10 @@ struct ConfigurationTests {
         ([], ["LOADERD_SESSION_STORE": "redis-sentinel://:s3cretPW@host/mymaster"], "each Sentinel is host:port"),
         (["--session-store", "redis-sentinl://:s3cretPW@host:1/m"], [:], "sessionStore must be local or redis://"),
         ([], ["LOADERD_SESSION_STORE": "redis://:s3cretPW@host"], "needs a port from 1 to 65535"),
+        // The host is checked when read, as the listener parses it (numeric only).
+        (["--host", "nonsense"], [:], "host must be a numeric IPv4 or IPv6 address"),
+        ([], ["LOADERD_HOST": "example.com"], "environment LOADERD_HOST: host must be a numeric IPv4 or IPv6 address"),
+        (["--host", "300.1.1.1"], [:], "host must be a numeric IPv4 or IPv6 address"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
@@ -71,7 +75,7 @@ struct ConfigurationTests {
     /// The password can come apart from the URL (from a secret), and is
     /// never in what is printed of the store.
     @Test func theRedisPasswordComesFromItsOwnSetting() throws {
-        guard case .serve(let c) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://loaderd-redis:6379",
+        guard case .serve(let c, _) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://loaderd-redis:6379",
                                                                       "LOADERD_REDIS_PASSWORD": "s3cret-pw"], systemConfig: nil) else {
             Issue.record("not serve")
             return
@@ -79,14 +83,14 @@ struct ConfigurationTests {
         let url = try #require(c.redisURL)
         #expect(url.host == "loaderd-redis" && url.port == 6379 && url.password == "s3cret-pw" && url.user == nil)
         #expect(!url.description.contains("s3cret-pw"))
-        guard case .serve(let local) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
+        guard case .serve(let local, _) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
         #expect(local.redisURL == nil)
     }
 
     /// Behind Sentinels, the Redis servers' password and the Sentinels'
     /// own are two secrets, neither in what is printed of the store.
     @Test func aStoreBehindSentinelsTakesBothPasswords() throws {
-        guard case .serve(let c) = try parseCommand([], environment: [
+        guard case .serve(let c, _) = try parseCommand([], environment: [
             "LOADERD_SESSION_STORE": "redis-sentinel://s1:26379,s2:26379,[::1]:26380/mymaster/2",
             "LOADERD_REDIS_PASSWORD": "data-pw", "LOADERD_REDIS_SENTINEL_PASSWORD": "sentinel-pw",
         ], systemConfig: nil) else {
@@ -102,6 +106,16 @@ struct ConfigurationTests {
         #expect(sentinel.url.primaryName == "mymaster" && sentinel.url.database == 2 && sentinel.url.password == "data-pw")
         #expect(redis.url.password == "data-pw" && redis.url.database == 2)
         #expect(!sentinel.url.description.contains("pw"))
+    }
+
+    @Test func theHostIsANumericAddress() throws {
+        var c = ServiceConfiguration()
+        for good in ["0.0.0.0", "127.0.0.1", "::", "::1", "[::1]", "localhost"] {
+            try c.apply(name: "host", text: good, source: "flag --host")
+            #expect(c.host == good)
+        }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": "my-host"}"#), source: "f") }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": ""}"#), source: "f") }
     }
 
     @Test func unknownKeysAndBadValuesInAFile() throws {

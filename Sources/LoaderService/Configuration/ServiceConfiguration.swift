@@ -1,3 +1,4 @@
+import EventLoop
 import HTTPServer
 import LoaderEngine
 import Redis
@@ -146,6 +147,9 @@ extension ServiceConfiguration {
     struct Key: Sendable {
         enum Kind: Sendable {
             case string, optionalString, bool, stringList
+            /// A numeric IPv4 or IPv6 address to listen on (`localhost` too):
+            /// checked when read, so a bad one is a configuration error.
+            case host
             /// Addresses or CIDR ranges (`10.0.0.0/8`, `::1`).
             case addressRanges
             /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
@@ -185,6 +189,7 @@ extension ServiceConfiguration {
         var form: String {
             switch kind {
             case .string: return "a string"
+            case .host: return "a numeric IPv4 or IPv6 address, such as 127.0.0.1, 0.0.0.0, ::1 or ::"
             case .optionalString: return "a string or null"
             case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
             case .sessionStore: return SessionStoreKind.all.map(\.form).joined(separator: " or ")
@@ -227,7 +232,7 @@ extension ServiceConfiguration {
     }
 
     static let keys: [Key] = [
-        Key(name: "host", kind: .string, flag: "--host", meaning: "listen address (numeric IPv4 or IPv6)",
+        Key(name: "host", kind: .host, flag: "--host", meaning: "listen address (numeric IPv4 or IPv6)",
             get: { .string($0.host) }) { c, v in if case .string(let s?) = v { c.host = s } },
         .integer("port", \.port, 0...65535, flag: "--port", "listen port"),
         .integer("threads", \.threads, 0...256, flag: "--threads", "event loops; 0 means one per core"),
@@ -298,6 +303,9 @@ extension ServiceConfiguration {
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
 
+    /// Whether the listener could take `text` (the same parse it uses).
+    static func isHost(_ text: String) -> Bool { (try? SocketAddress(host: text, port: 0)) != nil }
+
     static func isSessionStore(_ text: String) -> Bool { SessionStoreKind.named(text) != nil }
 
     /// Whether `text` names a session store; if not, the error says why,
@@ -326,6 +334,9 @@ extension ServiceConfiguration {
             let parsed: Key.Value
             switch (key.kind, value) {
             case (.string, .string(let s)): parsed = .string(s)
+            case (.host, .string(let s)):
+                guard Self.isHost(s) else { throw bad }
+                parsed = .string(s)
             case (.optionalString, .string(let s)): parsed = .string(s)
             case (.optionalString, .null), (.optionalLabel, .null): parsed = .string(nil)
             case (.optionalLabel, .string(let s)):
@@ -372,6 +383,9 @@ extension ServiceConfiguration {
         let parsed: Key.Value
         switch key.kind {
         case .string: parsed = .string(text)
+        case .host:
+            guard Self.isHost(text) else { throw bad }
+            parsed = .string(text)
         case .optionalString: parsed = .string(text)
         case .optionalLabel:
             guard text.isEmpty || isDNSLabel(text) else { throw bad }
