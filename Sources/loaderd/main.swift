@@ -97,6 +97,7 @@ func serve(_ configuration: ServiceConfiguration, configFile: String?) -> Never 
         logger.flush()
         failStartup(startFailureMessage(error, host: configuration.host, port: configuration.port))
     }
+    logger.log(.info, "configuration", configuration.effectiveFields(configFile: configFile))
     logger.log(.info, "started", [
         ("address", .string(server.addresses.map(\.description).joined(separator: " "))),
         ("threads", .int(serverConfiguration.eventLoops)), ("version", .string(LoaderService.version)),

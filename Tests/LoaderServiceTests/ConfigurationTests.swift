@@ -118,6 +118,47 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": ""}"#), source: "f") }
     }
 
+    /// The start log's account: the file, the data directory, the store
+    /// without its password, then what differs from the defaults, by the
+    /// names of the settings table; never a secret.
+    @Test func theEffectiveConfigurationHidesSecrets() throws {
+        let path = "/tmp/loaderd-effective-\(getpid()).json"
+        try Data(#"{"maxStreams": 500, "accessLog": false}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        guard case .serve(let c, let file) = try parseCommand(["--config", path, "--port", "9000", "--log-level", "debug"], environment: [
+            "LOADERD_SESSION_STORE": "redis://loaderd-redis:6379/2", "LOADERD_REDIS_PASSWORD": "s3cret-pw",
+            "LOADERD_SESSION_CREATE_KEY": "s3cret-key", "LOADERD_HEAVY_WAIT_SECONDS": "2.5",
+            "LOADERD_TRUSTED_PROXIES": "10.0.0.0/8,::1",
+        ], systemConfig: nil) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(file == path)
+        let fields = c.effectiveFields(configFile: file)
+        let shown = fields.map { name, value -> String in
+            switch value {
+            case .string(let s): return "\(name)=\(s)"
+            case .int(let n): return "\(name)=\(n)"
+            case .double(let d): return "\(name)=\(d)"
+            case .bool(let b): return "\(name)=\(b)"
+            }
+        }
+        #expect(shown == [
+            "configFile=\(path)", "dataDir=none", "sessionStore=redis://loaderd-redis:6379/2",
+            "port=9000", "logLevel=debug", "accessLog=false", "trustedProxies=[\"10.0.0.0/8\",\"::1\"]", "maxStreams=500",
+            "heavyWaitSeconds=2.5", "sessionCreateKey=(set)", "redisPassword=(set)",
+        ])
+        // A password in the URL is left out, and the defaults alone show only the three.
+        guard case .serve(let url, let none) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://app:s3cret@r:6379"],
+                                                               systemConfig: nil) else { return }
+        let urlFields = url.effectiveFields(configFile: none)
+        #expect(urlFields.map(\.0) == ["configFile", "dataDir", "sessionStore"])
+        guard case .string(let store) = urlFields[2].1 else { Issue.record("sessionStore not a string"); return }
+        #expect(store == "redis://***@r:6379")
+        guard case .string(let noFile) = urlFields[0].1 else { return }
+        #expect(noFile.hasPrefix("none"))
+    }
+
     @Test func unknownKeysAndBadValuesInAFile() throws {
         var c = ServiceConfiguration()
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"prot": 1}"#), source: "f") }

@@ -493,3 +493,37 @@ extension ServiceConfiguration {
         return out
     }
 }
+
+extension ServiceConfiguration {
+    /// Settings that hold a secret: the start log says only whether each is set.
+    static let secretKeys: Set<String> = ["sessionCreateKey", "redisPassword", "redisSentinelPassword"]
+
+    /// The start log's account of the effective settings: the config file
+    /// read, the data directory, the session store (its URL without a
+    /// password), then every other setting that differs from its default,
+    /// under its name. A secret appears only as `(set)`.
+    public func effectiveFields(configFile: String?) -> [(String, LogField)] {
+        var fields: [(String, LogField)] = [
+            ("configFile", .string(configFile ?? "none (embedded defaults)")),
+            ("dataDir", .string(dataDir ?? (sessionStore == "local" ? "none (sessions in memory only)" : "none"))),
+            ("sessionStore", .string(RedisURL.redacted(sessionStore))),
+        ]
+        let defaults = Self.embeddedDefault()
+        for key in Self.keys where key.name != "dataDir" && key.name != "sessionStore" {
+            let value = key.get(self)
+            guard value != key.get(defaults) else { continue }
+            if Self.secretKeys.contains(key.name) {
+                fields.append((key.name, .string(value == .string(nil) ? "(unset)" : "(set)")))
+                continue
+            }
+            switch value {
+            case .integer(let n): fields.append((key.name, .int(n)))
+            case .number(let n): fields.append((key.name, .double(n)))
+            case .bool(let b): fields.append((key.name, .bool(b)))
+            case .string(nil): fields.append((key.name, .string("null")))
+            default: fields.append((key.name, .string(Self.text(value))))
+            }
+        }
+        return fields
+    }
+}
