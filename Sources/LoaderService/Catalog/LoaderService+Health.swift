@@ -32,6 +32,8 @@ extension LoaderService {
             loaderd_admitted_streams \(streamAdmission.count)
 
             """.utf8)
+        body += Array(BuildInfo.text(version: LoaderService.version).utf8)
+        body += Array(ProcessMetrics.text().utf8)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
     }
 }
