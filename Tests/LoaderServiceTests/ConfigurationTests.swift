@@ -179,7 +179,7 @@ struct ConfigurationTests {
             try c.apply(json: json, source: "f.json")
             Issue.record("accepted a negative timeout")
         } catch {
-            #expect(error.message == "f.json: idleTimeoutSeconds must be a number of seconds from 0.05 to 86400.0, not a number")
+            #expect(error.message == "f.json: idleTimeoutSeconds must be a number of seconds from 0.05 to 86400.0, not -1")
         }
     }
 

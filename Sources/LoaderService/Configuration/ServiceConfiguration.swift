@@ -330,7 +330,7 @@ extension ServiceConfiguration {
             guard let key = Self.key(name) else {
                 throw ConfigurationError("\(source): unknown key \"\(name)\"; known keys: \(Self.keys.map(\.name).joined(separator: ", "))")
             }
-            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(value.typeName == "a string" ? "\(value)" : value.typeName)")
+            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(Self.shown(value))")
             let parsed: Key.Value
             switch (key.kind, value) {
             case (.string, .string(let s)): parsed = .string(s)
@@ -373,6 +373,16 @@ extension ServiceConfiguration {
                 throw bad
             }
             key.set(&self, parsed)
+        }
+    }
+
+    /// A value of a config file as an error shows it: a string or number
+    /// itself (what to find in the file), anything else by its type.
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): return "\"\(s)\""
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        default: return value.typeName
         }
     }
 
