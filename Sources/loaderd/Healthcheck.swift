@@ -51,6 +51,6 @@ func healthcheckFailure(host: String, port: Int) -> String? {
     }
     guard !received.isEmpty else { return "\(address) closed the connection without answering" }
     let statusLine = String(decoding: received.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(120), as: UTF8.self)
-    guard statusLine.hasPrefix("HTTP/1.1 200") else { return "\(address)/healthz answered \"\(statusLine)\", not 200" }
+    guard statusLine.hasPrefix("HTTP/1."), statusLine.split(separator: " ").dropFirst().first == "200" else { return "\(address)/healthz answered \"\(statusLine)\", not 200" }
     return nil
 }
