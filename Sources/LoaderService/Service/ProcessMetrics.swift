@@ -77,7 +77,8 @@ enum ProcessMetrics {
 
     /// Set once: the boot time and the process's start never change.
     static let startTimeSeconds: Double? = {
-        guard let boot = read("/proc/stat").flatMap(parseBootTime), let stat = read("/proc/self/stat").flatMap(parseStat) else { return nil }
+        // Its `intr` line, before `btime`, grows with the interrupts: tens of KB on large machines.
+        guard let boot = read("/proc/stat", limit: 1 << 20).flatMap(parseBootTime), let stat = read("/proc/self/stat").flatMap(parseStat) else { return nil }
         return Double(boot) + Double(stat.startTicks) / ticksPerSecond
     }()
 
