@@ -12,8 +12,7 @@ let command: Command
 do {
     command = try parseCommand(Array(CommandLine.arguments.dropFirst()), environment: processEnvironment())
 } catch {
-    FileHandleOutput.standardError("loaderd: \(error)\n")
-    exit(2)
+    failStartup(error.message)
 }
 
 switch command {
@@ -25,11 +24,13 @@ case .version:
     exit(0)
 case .healthcheck(let host, let port):
     exit(runHealthcheck(host: host, port: port))
-case .serve(let configuration):
-    serve(configuration)
+case .serve(let configuration, let configFile):
+    serve(configuration, configFile: configFile)
 }
 
-func serve(_ configuration: ServiceConfiguration) -> Never {
+/// Every start-up failure from here on ends in `failStartup`: one line on
+/// standard error and exit 2, as a bad setting does.
+func serve(_ configuration: ServiceConfiguration, configFile: String?) -> Never {
     let started = monotonicNanoseconds()
     // SIGINT and SIGTERM are taken by this thread alone, at the end: every
     // thread made from here on has them blocked, and one that comes while
@@ -48,8 +49,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         do {
             catalog = try catalog.adding(directory: directory)
         } catch {
-            FileHandleOutput.standardError("loaderd: loadersDir \(directory): \(error)\n")
-            exit(2)
+            failStartup(loadersDirFailureMessage(error, directory: directory))
         }
     }
     logger.logCatalog(catalog, loadersDir: configuration.loadersDir)
@@ -84,8 +84,7 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         sessions = try configuration.openSessionStore(catalog: catalog, logger: logger)
     } catch {
         logger.flush()
-        FileHandleOutput.standardError("loaderd: \(error)\n")
-        exit(2)
+        failStartup(error.message)
     }
     let service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)
     let server: HTTPServer
@@ -95,10 +94,10 @@ func serve(_ configuration: ServiceConfiguration) -> Never {
         sessions.start(on: server.loops)
         try server.start()
     } catch {
-        logger.log(.error, "cannot start", [("error", .string("\(error)")), ("host", .string(configuration.host)), ("port", .int(configuration.port))])
         logger.flush()
-        exit(1)
+        failStartup(startFailureMessage(error, host: configuration.host, port: configuration.port))
     }
+    logger.log(.info, "configuration", configuration.effectiveFields(configFile: configFile))
     logger.log(.info, "started", [
         ("address", .string(server.addresses.map(\.description).joined(separator: " "))),
         ("threads", .int(serverConfiguration.eventLoops)), ("version", .string(LoaderService.version)),

@@ -21,15 +21,15 @@ struct ConfigurationTests {
         defer { unlink(path) }
         let command = try parseCommand(["--config", path, "--port", "9003"],
                                        environment: ["LOADERD_PORT": "9002", "LOADERD_THREADS": "5", "PATH": "/bin"])
-        guard case .serve(let c) = command else { Issue.record("not serve"); return }
+        guard case .serve(let c, _) = command else { Issue.record("not serve"); return }
         #expect(c.port == 9003)       // flag
         #expect(c.threads == 5)       // environment over file
         #expect(c.host == "0.0.0.0")  // file over default
         #expect(c.logLevel == .warning)
         #expect(c.maxConnections == 16_384)  // default
-        guard case .serve(let viaEnv) = try parseCommand([], environment: ["LOADERD_CONFIG": path], systemConfig: nil) else { return }
+        guard case .serve(let viaEnv, _) = try parseCommand([], environment: ["LOADERD_CONFIG": path], systemConfig: nil) else { return }
         #expect(viaEnv.port == 9001)
-        guard case .serve(let equals) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:], systemConfig: nil) else { return }
+        guard case .serve(let equals, _) = try parseCommand(["--port=7000", "--data-dir", "/var/lib/x", "--log-level=debug"], environment: [:], systemConfig: nil) else { return }
         #expect(equals.port == 7000 && equals.dataDir == "/var/lib/x" && equals.logLevel == .debug)
     }
 
@@ -56,6 +56,10 @@ struct ConfigurationTests {
         ([], ["LOADERD_SESSION_STORE": "redis-sentinel://:s3cretPW@host/mymaster"], "each Sentinel is host:port"),
         (["--session-store", "redis-sentinl://:s3cretPW@host:1/m"], [:], "sessionStore must be local or redis://"),
         ([], ["LOADERD_SESSION_STORE": "redis://:s3cretPW@host"], "needs a port from 1 to 65535"),
+        // The host is checked when read, as the listener parses it (numeric only).
+        (["--host", "nonsense"], [:], "host must be a numeric IPv4 or IPv6 address"),
+        ([], ["LOADERD_HOST": "example.com"], "environment LOADERD_HOST: host must be a numeric IPv4 or IPv6 address"),
+        (["--host", "300.1.1.1"], [:], "host must be a numeric IPv4 or IPv6 address"),
     ] as [([String], [String: String], String)])
     func badSettingsNameTheCulprit(_ arguments: [String], _ environment: [String: String], _ message: String) {
         do {
@@ -71,7 +75,7 @@ struct ConfigurationTests {
     /// The password can come apart from the URL (from a secret), and is
     /// never in what is printed of the store.
     @Test func theRedisPasswordComesFromItsOwnSetting() throws {
-        guard case .serve(let c) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://loaderd-redis:6379",
+        guard case .serve(let c, _) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://loaderd-redis:6379",
                                                                       "LOADERD_REDIS_PASSWORD": "s3cret-pw"], systemConfig: nil) else {
             Issue.record("not serve")
             return
@@ -79,14 +83,14 @@ struct ConfigurationTests {
         let url = try #require(c.redisURL)
         #expect(url.host == "loaderd-redis" && url.port == 6379 && url.password == "s3cret-pw" && url.user == nil)
         #expect(!url.description.contains("s3cret-pw"))
-        guard case .serve(let local) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
+        guard case .serve(let local, _) = try parseCommand([], environment: [:], systemConfig: nil) else { return }
         #expect(local.redisURL == nil)
     }
 
     /// Behind Sentinels, the Redis servers' password and the Sentinels'
     /// own are two secrets, neither in what is printed of the store.
     @Test func aStoreBehindSentinelsTakesBothPasswords() throws {
-        guard case .serve(let c) = try parseCommand([], environment: [
+        guard case .serve(let c, _) = try parseCommand([], environment: [
             "LOADERD_SESSION_STORE": "redis-sentinel://s1:26379,s2:26379,[::1]:26380/mymaster/2",
             "LOADERD_REDIS_PASSWORD": "data-pw", "LOADERD_REDIS_SENTINEL_PASSWORD": "sentinel-pw",
         ], systemConfig: nil) else {
@@ -102,6 +106,57 @@ struct ConfigurationTests {
         #expect(sentinel.url.primaryName == "mymaster" && sentinel.url.database == 2 && sentinel.url.password == "data-pw")
         #expect(redis.url.password == "data-pw" && redis.url.database == 2)
         #expect(!sentinel.url.description.contains("pw"))
+    }
+
+    @Test func theHostIsANumericAddress() throws {
+        var c = ServiceConfiguration()
+        for good in ["0.0.0.0", "127.0.0.1", "::", "::1", "[::1]", "localhost"] {
+            try c.apply(name: "host", text: good, source: "flag --host")
+            #expect(c.host == good)
+        }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": "my-host"}"#), source: "f") }
+        #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": ""}"#), source: "f") }
+    }
+
+    /// The start log's account: the file, the data directory, the store
+    /// without its password, then what differs from the defaults, by the
+    /// names of the settings table; never a secret.
+    @Test func theEffectiveConfigurationHidesSecrets() throws {
+        let path = "/tmp/loaderd-effective-\(getpid()).json"
+        try Data(#"{"maxStreams": 500, "accessLog": false}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        guard case .serve(let c, let file) = try parseCommand(["--config", path, "--port", "9000", "--log-level", "debug"], environment: [
+            "LOADERD_SESSION_STORE": "redis://loaderd-redis:6379/2", "LOADERD_REDIS_PASSWORD": "s3cret-pw",
+            "LOADERD_SESSION_CREATE_KEY": "s3cret-key", "LOADERD_HEAVY_WAIT_SECONDS": "2.5",
+            "LOADERD_TRUSTED_PROXIES": "10.0.0.0/8,::1",
+        ], systemConfig: nil) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(file == path)
+        let fields = c.effectiveFields(configFile: file)
+        let shown = fields.map { name, value -> String in
+            switch value {
+            case .string(let s): return "\(name)=\(s)"
+            case .int(let n): return "\(name)=\(n)"
+            case .double(let d): return "\(name)=\(d)"
+            case .bool(let b): return "\(name)=\(b)"
+            }
+        }
+        #expect(shown == [
+            "configFile=\(path)", "dataDir=none", "sessionStore=redis://loaderd-redis:6379/2",
+            "port=9000", "logLevel=debug", "accessLog=false", "trustedProxies=[\"10.0.0.0/8\",\"::1\"]", "maxStreams=500",
+            "heavyWaitSeconds=2.5", "sessionCreateKey=(set)", "redisPassword=(set)",
+        ])
+        // A password in the URL is left out, and the defaults alone show only the three.
+        guard case .serve(let url, let none) = try parseCommand([], environment: ["LOADERD_SESSION_STORE": "redis://app:s3cret@r:6379"],
+                                                               systemConfig: nil) else { return }
+        let urlFields = url.effectiveFields(configFile: none)
+        #expect(urlFields.map(\.0) == ["configFile", "dataDir", "sessionStore"])
+        guard case .string(let store) = urlFields[2].1 else { Issue.record("sessionStore not a string"); return }
+        #expect(store == "redis://***@r:6379")
+        guard case .string(let noFile) = urlFields[0].1 else { return }
+        #expect(noFile.hasPrefix("none"))
     }
 
     @Test func unknownKeysAndBadValuesInAFile() throws {
@@ -124,7 +179,7 @@ struct ConfigurationTests {
             try c.apply(json: json, source: "f.json")
             Issue.record("accepted a negative timeout")
         } catch {
-            #expect(error.message == "f.json: idleTimeoutSeconds must be a number of seconds from 0.05 to 86400.0, not a number")
+            #expect(error.message == "f.json: idleTimeoutSeconds must be a number of seconds from 0.05 to 86400.0, not -1")
         }
     }
 

@@ -121,7 +121,7 @@ struct FramesTests {
         _ = try get(app, "/loaders/typing/frames?t=1")
         let metrics = try get(app, "/metrics")
         #expect(metrics.status == 200)
-        #expect(metrics.text.contains(#"loaderd_http_requests_total{route="/loaders/{name}/frames",status="200"} 1"#))
+        #expect(metrics.text.contains(#"loaderd_http_requests_total{route="/loaders/{name}/frames",method="GET",status="200"} 1"#))
         #expect(metrics.text.contains("loaderd_http_request_duration_seconds_bucket"))
         #expect(metrics.text.contains("loaderd_open_connections "))
         #expect(metrics.text.contains("loaderd_sse_frames_skipped_total"))
@@ -141,10 +141,30 @@ struct FramesTests {
         for target in ["t=1", "t=1", "t=-1", "t=1", "t=x", "t=2"] {
             _ = try get(app, "/loaders/typing/frames?\(target)")
         }
+        _ = try get(app, "/loaders/typing/frames?t=1", method: "HEAD")
+        _ = try get(app, "/loaders/typing/frames?t=1", method: "POST")
+        // A method outside HTTP's usual ones is counted as `other`: clients cannot add series.
+        _ = try get(app, "/loaders/typing/frames?t=1", method: "BREW")
         let text = try get(app, "/metrics").text
         let frames = text.split(separator: "\n").filter { $0.hasPrefix(#"loaderd_http_requests_total{route="/loaders/{name}/frames""#) }
-        #expect(frames == [#"loaderd_http_requests_total{route="/loaders/{name}/frames",status="200"} 4"#,
-                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",status="400"} 2"#])
+        #expect(frames == [#"loaderd_http_requests_total{route="/loaders/{name}/frames",method="GET",status="200"} 4"#,
+                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",method="GET",status="400"} 2"#,
+                           #"loaderd_http_requests_total{route="/loaders/{name}/frames",method="HEAD",status="200"} 1"#])
+        // A method the path does not take is refused (405) before it has a route.
+        #expect(text.contains(#"loaderd_http_requests_total{route="unmatched",method="POST",status="405"} 1"#))
+        #expect(text.contains(#"loaderd_http_requests_total{route="unmatched",method="other","#))
+        #expect(!text.contains("BREW"))
+        // The latency buckets reach past the longest work allowed (an export, up to 60 s).
+        let bounds = text.split(separator: "\n")
+            .filter { $0.hasPrefix(#"loaderd_http_request_duration_seconds_bucket{route="/loaders/{name}/frames",method="GET","#) }
+            .compactMap { line in line.split(separator: "\"").dropFirst(5).first.flatMap { Double($0) } }.filter(\.isFinite)
+        #expect(bounds.count >= 14 && (bounds.max() ?? 0) >= 60)
+        // The build and the process, as the Prometheus client libraries name them.
+        #expect(text.contains(#"loaderd_build_info{version="\#(LoaderService.version)","#))
+        for name in ["process_cpu_seconds_total", "process_open_fds", "process_max_fds", "process_virtual_memory_bytes",
+                     "process_resident_memory_bytes", "process_start_time_seconds"] {
+            #expect(text.contains("\n\(name) "), "\(name)")
+        }
     }
 
     @Test func batchesCountFramesInclusively() throws {
@@ -253,7 +273,7 @@ struct FramesTests {
         let deferred = try get(app, "/loaders/switch/animation.svg", ["Origin": "https://example.com"])
         #expect(deferred.status == 200 && deferred.headers["access-control-allow-origin"] == "*")
         let metrics = try get(app, "/metrics").text
-        #expect(metrics.contains(#"loaderd_http_requests_total{route="/loaders/{name}/animation.svg",status="200"} 1"#))
+        #expect(metrics.contains(#"loaderd_http_requests_total{route="/loaders/{name}/animation.svg",method="GET",status="200"} 1"#))
         let plain = try get(app, "/loaders", method: "OPTIONS")
         #expect(plain.status == 204 && plain.headers["allow"] == "GET, HEAD, OPTIONS")
         #expect(try get(app, "/nowhere", method: "OPTIONS").status == 404)

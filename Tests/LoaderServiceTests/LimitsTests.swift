@@ -200,7 +200,7 @@ import Testing
         #expect(app.server.wait { app.service.heavyWork.count == 0 })
         #expect(client.received.isEmpty)
         let metrics = try get(app, "/metrics").text
-        #expect(metrics.contains(#"route="/loaders/preview",status="499"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("preview") })")
+        #expect(metrics.contains(#"route="/loaders/preview",method="POST",status="499"} 1"#), "\(metrics.split(separator: "\n").filter { $0.contains("preview") })")
     }
 
     /// With every worker busy, a heavy request waits at most

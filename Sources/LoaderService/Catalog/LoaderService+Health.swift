@@ -51,6 +51,8 @@ extension LoaderService {
             loaderd_heavy_workers \(heavyWork.workerCount)
 
             """.utf8)
+        body += Array(BuildInfo.text(version: LoaderService.version).utf8)
+        body += Array(ProcessMetrics.text().utf8)
         return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"], body: body)
     }
 }

@@ -41,7 +41,7 @@ extension OpenAPI {
     static func metrics(_ c: Context) -> [Operation] {
         var w = JSONWriter(capacity: 512)
         w.beginObject()
-        w.field("summary", "Prometheus metrics: requests by route and status, latency histogram, open connections and streams, frames sent and skipped.")
+        w.field("summary", "Prometheus metrics: requests by route, method and status, latency histogram, open connections and streams, frames sent and skipped, process_* and build info.")
         w.key("responses")
         w.beginObject()
         w.key("200")

@@ -4,7 +4,9 @@ import Glibc
 
 /// What the command line asks for.
 public enum Command: Sendable {
-    case serve(ServiceConfiguration)
+    /// The settings, and the config file they were read from (nil: the
+    /// embedded defaults alone), for the start log.
+    case serve(ServiceConfiguration, configFile: String?)
     case healthcheck(host: String, port: Int)
     case help
     case version
@@ -75,10 +77,12 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: configPath)))
         } catch {
-            throw ConfigurationError("cannot read config file \(configPath)")
+            // The system's reason (no such file, permission denied) says what to fix.
+            let reason = access(configPath, R_OK) != 0 ? String(cString: strerror(errno)) : "not a readable file"
+            throw ConfigurationError("cannot read config file \(configPath): \(reason); name a readable JSON file (--config, LOADERD_CONFIG)")
         }
         let json: JSONValue
-        do { json = try JSONValue.parse(bytes) } catch { throw ConfigurationError("\(configPath): invalid JSON: \(error)") }
+        do { json = try JSONValue.parse(bytes) } catch { throw ConfigurationError("\(configPath): invalid JSON: \(error); fix the file, or name another (--config, LOADERD_CONFIG)") }
         try configuration.apply(json: json, source: configPath)
     }
     try configuration.apply(environment: environment)
@@ -90,7 +94,7 @@ public func parseCommand(_ arguments: [String], environment: [String: String],
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
         return .healthcheck(host: host, port: configuration.port)
     }
-    return .serve(configuration)
+    return .serve(configuration, configFile: configPath)
 }
 
 /// The process environment as a dictionary.

@@ -1,3 +1,4 @@
+import EventLoop
 import HTTPServer
 import LoaderEngine
 import Redis
@@ -146,6 +147,9 @@ extension ServiceConfiguration {
     struct Key: Sendable {
         enum Kind: Sendable {
             case string, optionalString, bool, stringList
+            /// A numeric IPv4 or IPv6 address to listen on (`localhost` too):
+            /// checked when read, so a bad one is a configuration error.
+            case host
             /// Addresses or CIDR ranges (`10.0.0.0/8`, `::1`).
             case addressRanges
             /// Null, empty, or a DNS label (lowercase letters, digits, inner hyphens; at most 63).
@@ -185,6 +189,7 @@ extension ServiceConfiguration {
         var form: String {
             switch kind {
             case .string: return "a string"
+            case .host: return "a numeric IPv4 or IPv6 address, such as 127.0.0.1, 0.0.0.0, ::1 or ::"
             case .optionalString: return "a string or null"
             case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
             case .sessionStore: return SessionStoreKind.all.map(\.form).joined(separator: " or ")
@@ -227,7 +232,7 @@ extension ServiceConfiguration {
     }
 
     static let keys: [Key] = [
-        Key(name: "host", kind: .string, flag: "--host", meaning: "listen address (numeric IPv4 or IPv6)",
+        Key(name: "host", kind: .host, flag: "--host", meaning: "listen address (numeric IPv4 or IPv6)",
             get: { .string($0.host) }) { c, v in if case .string(let s?) = v { c.host = s } },
         .integer("port", \.port, 0...65535, flag: "--port", "listen port"),
         .integer("threads", \.threads, 0...256, flag: "--threads", "event loops; 0 means one per core"),
@@ -298,6 +303,9 @@ extension ServiceConfiguration {
 
     static func key(_ name: String) -> Key? { keys.first { $0.name == name } }
 
+    /// Whether the listener could take `text` (the same parse it uses).
+    static func isHost(_ text: String) -> Bool { (try? SocketAddress(host: text, port: 0)) != nil }
+
     static func isSessionStore(_ text: String) -> Bool { SessionStoreKind.named(text) != nil }
 
     /// Whether `text` names a session store; if not, the error says why,
@@ -322,10 +330,13 @@ extension ServiceConfiguration {
             guard let key = Self.key(name) else {
                 throw ConfigurationError("\(source): unknown key \"\(name)\"; known keys: \(Self.keys.map(\.name).joined(separator: ", "))")
             }
-            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(value.typeName == "a string" ? "\(value)" : value.typeName)")
+            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(Self.shown(value))")
             let parsed: Key.Value
             switch (key.kind, value) {
             case (.string, .string(let s)): parsed = .string(s)
+            case (.host, .string(let s)):
+                guard Self.isHost(s) else { throw bad }
+                parsed = .string(s)
             case (.optionalString, .string(let s)): parsed = .string(s)
             case (.optionalString, .null), (.optionalLabel, .null): parsed = .string(nil)
             case (.optionalLabel, .string(let s)):
@@ -365,6 +376,16 @@ extension ServiceConfiguration {
         }
     }
 
+    /// A value of a config file as an error shows it: a string or number
+    /// itself (what to find in the file), anything else by its type.
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let s): return "\"\(s)\""
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        default: return value.typeName
+        }
+    }
+
     /// Applies one setting given as text (an environment variable or a flag).
     public mutating func apply(name: String, text: String, source: String) throws(ConfigurationError) {
         guard let key = Self.key(name) else { throw ConfigurationError("\(source): unknown setting \(name)") }
@@ -372,6 +393,9 @@ extension ServiceConfiguration {
         let parsed: Key.Value
         switch key.kind {
         case .string: parsed = .string(text)
+        case .host:
+            guard Self.isHost(text) else { throw bad }
+            parsed = .string(text)
         case .optionalString: parsed = .string(text)
         case .optionalLabel:
             guard text.isEmpty || isDNSLabel(text) else { throw bad }
@@ -477,5 +501,39 @@ extension ServiceConfiguration {
             out += left + String(repeating: " ", count: max(1, 26 - left.count)) + "\(key.meaning) (default \(value)); also \(key.environmentName)\n"
         }
         return out
+    }
+}
+
+extension ServiceConfiguration {
+    /// Settings that hold a secret: the start log says only whether each is set.
+    static let secretKeys: Set<String> = ["sessionCreateKey", "redisPassword", "redisSentinelPassword"]
+
+    /// The start log's account of the effective settings: the config file
+    /// read, the data directory, the session store (its URL without a
+    /// password), then every other setting that differs from its default,
+    /// under its name. A secret appears only as `(set)`.
+    public func effectiveFields(configFile: String?) -> [(String, LogField)] {
+        var fields: [(String, LogField)] = [
+            ("configFile", .string(configFile ?? "none (embedded defaults)")),
+            ("dataDir", .string(dataDir ?? (sessionStore == "local" ? "none (sessions in memory only)" : "none"))),
+            ("sessionStore", .string(RedisURL.redacted(sessionStore))),
+        ]
+        let defaults = Self.embeddedDefault()
+        for key in Self.keys where key.name != "dataDir" && key.name != "sessionStore" {
+            let value = key.get(self)
+            guard value != key.get(defaults) else { continue }
+            if Self.secretKeys.contains(key.name) {
+                fields.append((key.name, .string(value == .string(nil) ? "(unset)" : "(set)")))
+                continue
+            }
+            switch value {
+            case .integer(let n): fields.append((key.name, .int(n)))
+            case .number(let n): fields.append((key.name, .double(n)))
+            case .bool(let b): fields.append((key.name, .bool(b)))
+            case .string(nil): fields.append((key.name, .string("null")))
+            default: fields.append((key.name, .string(Self.text(value))))
+            }
+        }
+        return fields
     }
 }

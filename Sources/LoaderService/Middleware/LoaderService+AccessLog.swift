@@ -22,7 +22,7 @@ extension LoaderService {
     /// answer, on the thread that completes it, through the shared ones.
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, peer: SocketAddress?, loop: LoopCaches?) {
         let elapsed = monotonicNanoseconds() &- start
-        (loop?.metrics ?? metrics.offLoopShard).record(route: route, status: response.status.code, seconds: Double(elapsed) / 1e9)
+        (loop?.metrics ?? metrics.offLoopShard).record(route: route, method: request.method.rawValue, status: response.status.code, seconds: Double(elapsed) / 1e9)
         guard configuration.accessLog, logger.enabled(.info) else { return }
         var bytes = 0
         if case .bytes(let body) = response.body { bytes = body.count }

@@ -3,8 +3,27 @@ import Synchronization
 
 /// Counters for `/metrics` (Prometheus text format 0.0.4).
 public final class Metrics: Sendable {
-    /// Upper bounds of the latency histogram, in seconds.
-    static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    /// Upper bounds of the latency histogram, in seconds: from a cached
+    /// frame (0.1 ms) to past the longest work allowed (an export may take
+    /// up to a minute), so that a slow export lands in a bucket of its own.
+    static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+                                    5, 10, 30, 60, 120]
+
+    /// The `method` label: the methods of HTTP's registry that clients
+    /// send, and `other` for the rest, so that no client can add series.
+    static func methodLabel(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH": return method
+        default: return "other"
+        }
+    }
+
+    /// A series of the request metrics: the router's route and the method.
+    struct RouteKey: Equatable, Hashable, Comparable {
+        var route: String
+        var method: String
+        static func < (a: RouteKey, b: RouteKey) -> Bool { (a.route, a.method) < (b.route, b.method) }
+    }
 
     /// A few values by key, in the order first seen, the last key found
     /// checked first: answers come in runs of one route and one status, and
@@ -52,10 +71,11 @@ public final class Metrics: Sendable {
     /// contended) and one for answers completed off the loops. Labels are
     /// the router's (a few dozen at most).
     final class Shard: Sendable {
-        let routes = Mutex(RecentFirst<String, RouteStats>())
+        let routes = Mutex(RecentFirst<RouteKey, RouteStats>())
 
-        func record(route: String, status: Int, seconds: Double) {
-            routes.withLock { $0.update(route, initial: RouteStats()) { $0.add(status: status, seconds: seconds) } }
+        func record(route: String, method: String, status: Int, seconds: Double) {
+            let key = RouteKey(route: route, method: Metrics.methodLabel(method))
+            routes.withLock { $0.update(key, initial: RouteStats()) { $0.add(status: status, seconds: seconds) } }
         }
     }
 
@@ -78,30 +98,32 @@ public final class Metrics: Sendable {
 
     func text(openConnections: Int, openStreams: Int, sessions: any SessionStore,
               connections: ConnectionStatistics = ConnectionStatistics()) -> [UInt8] {
-        var snapshot: [String: RouteStats] = [:]
+        var snapshot: [RouteKey: RouteStats] = [:]
         for shard in shards.withLock({ $0 }) {
             for (route, stats) in shard.routes.withLock({ $0.entries }) { snapshot[route, default: RouteStats()].merge(stats) }
         }
         var out = ""
-        out += "# HELP loaderd_http_requests_total HTTP requests answered, by route and status.\n"
+        let keys = snapshot.keys.sorted()
+        out += "# HELP loaderd_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE loaderd_http_requests_total counter\n"
-        for route in snapshot.keys.sorted() {
-            for (status, n) in snapshot[route]!.byStatus.entries.sorted(by: { $0.key < $1.key }) {
-                out += "loaderd_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(n)\n"
+        for key in keys {
+            for (status, n) in snapshot[key]!.byStatus.entries.sorted(by: { $0.key < $1.key }) {
+                out += "loaderd_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(status)\"} \(n)\n"
             }
         }
         out += "# HELP loaderd_http_request_duration_seconds Time to answer a request (to the start of a stream).\n"
         out += "# TYPE loaderd_http_request_duration_seconds histogram\n"
-        for route in snapshot.keys.sorted() {
-            let stats = snapshot[route]!
+        for key in keys {
+            let stats = snapshot[key]!
+            let labels = "route=\"\(key.route)\",method=\"\(key.method)\""
             var cumulative = 0
             for (i, bound) in Metrics.buckets.enumerated() {
                 cumulative += stats.bucketCounts[i]
-                out += "loaderd_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+                out += "loaderd_http_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(cumulative)\n"
             }
-            out += "loaderd_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(stats.count)\n"
-            out += "loaderd_http_request_duration_seconds_sum{route=\"\(route)\"} \(stats.sum)\n"
-            out += "loaderd_http_request_duration_seconds_count{route=\"\(route)\"} \(stats.count)\n"
+            out += "loaderd_http_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(stats.count)\n"
+            out += "loaderd_http_request_duration_seconds_sum{\(labels)} \(stats.sum)\n"
+            out += "loaderd_http_request_duration_seconds_count{\(labels)} \(stats.count)\n"
         }
         out += "# HELP loaderd_open_connections Open client connections.\n# TYPE loaderd_open_connections gauge\n"
         out += "loaderd_open_connections \(openConnections)\n"

@@ -424,7 +424,7 @@ extension SessionStoreKind {
                 return try LocalSessionStore(limits: c.sessionLimits, catalog: catalog, dataDirectory: c.dataDir,
                                              replicaName: c.replicaName, logger: logger, clock: clock)
             } catch {
-                throw ConfigurationError("dataDir: \(error)")
+                throw ConfigurationError("dataDir: \(error); give this user a directory it can write (--data-dir, LOADERD_DATA_DIR)")
             }
         })
 }
