@@ -298,15 +298,11 @@ def check_names(rules, dashboard_exprs, live):
                 used.setdefault(n, set()).add(where)
     # `up` is Prometheus's own series for each target it scrapes.
     known = live | recorded | {"up"}
-    # TODO(issue #46): remove once the process_* metrics and
-    # loaderd_build_info are in /metrics: they are not exported yet.
-    pending = {n for n in used if n not in known and (n.startswith("process_") or n.startswith("loaderd_build_info"))}
-    missing = {n: sorted(w) for n, w in used.items() if n not in known and n not in pending}
+    missing = {n: sorted(w) for n, w in used.items() if n not in known}
     check(not missing, f"series that loaderd does not export: {missing}")
     unused_recordings = recorded - set(used)
     check(not unused_recordings, f"recording rules nothing reads: {unused_recordings}")
-    say(f"{len(used)} series names read by the rules and the dashboard, {len(missing)} not exported"
-        + (f" (not yet exported, tolerated until the process metrics land: {sorted(pending)})" if pending else ""))
+    say(f"{len(used)} series names read by the rules and the dashboard, {len(missing)} not exported")
 
 
 def main():
