@@ -13,7 +13,8 @@ podman-compose: up, then through nginx only:
    pages, read through nginx), none twice; the session still streams;
 4. every loaderd replica followed: its /metrics counts a failover and names
    the Sentinels' new primary, and its log says "session store primary moved";
-5. down, volumes and all: no container left.
+5. down, volumes and all: no container left; neither password is in any
+   output of podman-compose.
 
 The bound on the first write after the kill is the file's
 down-after-milliseconds plus 7 s. The Sentinels call the primary down after
@@ -26,8 +27,8 @@ takes a write (min-replicas-to-write 1), and loaderd learns of the move
 second or so, on two CPUs shared by eleven containers.
 
     Tests/system/compose_sentinel.py [output-dir]
-(every container's log goes to output-dir on failure; REDIS_PASSWORD, SENTINEL_PASSWORD and LOADERD_HTTP_PORT come from the
-environment, as they would from deploy/compose/.env.)
+(every container's log goes to output-dir on failure; REDIS_PASSWORD and SENTINEL_PASSWORD, the
+secrets files that hold them, and LOADERD_HTTP_PORT come from the environment: compose_sentinel.sh.)
 """
 import collections, datetime, http.client, json, os, re, subprocess, sys, threading, time
 
@@ -39,10 +40,11 @@ FILE = os.path.join(ROOT, "deploy/compose/compose.sentinel.yaml")
 PROJECT = "loaderd-sentinel"
 PORT = int(os.environ["LOADERD_HTTP_PORT"])
 OUT = sys.argv[1] if len(sys.argv) > 1 else None
-REPLICAS = ["loaderd-1", "loaderd-2", "loaderd-3"]
+REPLICAS = []   # the loaderd service's containers, once up
 SERVERS = ["redis-1", "redis-2", "redis-3"]
 SENTINELS = ["sentinel-1", "sentinel-2", "sentinel-3"]
-failures, rows = [], []
+PASSWORDS = [os.environ["REDIS_PASSWORD"], os.environ["SENTINEL_PASSWORD"]]
+failures, rows, outputs = [], [], []
 
 
 def check(ok, what):
@@ -54,6 +56,7 @@ def check(ok, what):
 def compose(*args, check_rc=True):
     # -p: podman-compose 1.0 does not read the file's `name:`.
     r = subprocess.run(["podman-compose", "-p", PROJECT, "-f", FILE, *args], capture_output=True, text=True)
+    outputs.append(r.stdout + r.stderr)
     if check_rc and r.returncode != 0:
         raise RuntimeError(f"podman-compose {' '.join(args)}: {r.stdout[-2000:]} {r.stderr[-2000:]}")
     return r.stdout
@@ -68,9 +71,10 @@ def containers(*filters):
 
 
 def container(service):
-    """The container podman-compose made for a service."""
+    """The container podman-compose made for a service (the first), or
+    the container of that name."""
     names = containers("--filter", f"label=com.docker.compose.service={service}")
-    return names[0] if names else None
+    return names[0] if names else (service if service in containers() else None)
 
 
 def ip(service):
@@ -82,7 +86,7 @@ def ip(service):
 def cli(service, *args, sentinel=False):
     """redis-cli in a Redis or Sentinel container, with the password the
     container has in its environment (never on a command line)."""
-    var, port = ("SENTINEL_PASSWORD", 26379) if sentinel else ("REDIS_PASSWORD", 6379)
+    var, port = ("LOADERD_REDIS_SENTINEL_PASSWORD", 26379) if sentinel else ("LOADERD_REDIS_PASSWORD", 6379)
     return podman("exec", container(service) or service, "sh", "-c", f'REDISCLI_AUTH="${var}" exec redis-cli -p {port} "$@"', "sh", *args)
 
 
@@ -179,7 +183,11 @@ def main():
         down_after = int(re.search(r"down-after-milliseconds mymaster (\d+)", f.read()).group(1)) / 1000
     bound = down_after + 7
     try:
+        # A network left by an earlier run would be reused as it is.
+        podman("network", "rm", f"{PROJECT}_default")
         compose("up", "-d")
+        REPLICAS[:] = sorted(containers("--filter", "label=com.docker.compose.service=loaderd"))
+        check(len(REPLICAS) == 3, f"replicas: {REPLICAS}")
         check(until(90, lambda: call("GET", "/readyz")[0] == 200, 0.2), "no 200 from /readyz through nginx within 90 s")
         for service in REPLICAS:
             name = container(service)
@@ -295,6 +303,7 @@ def main():
         subprocess.run(["podman", "network", "rm", f"{PROJECT}_default"], capture_output=True)
         left = containers()
         check(not left, f"containers left after down: {left}")
+        check(all(p not in out for out in outputs for p in PASSWORDS), "a password is in podman-compose's output")
     for r in rows:
         print("compose-sentinel: " + r)
     if failures:

@@ -15,7 +15,9 @@ mkdir -p "$out"
 source Tests/system/podman_env.sh "$out"
 out=$podman_out
 compose_env
-# The Sentinels' own password, as deploy/compose/.env would hold it too.
+# The Sentinels' own password, in its own secrets file as a user makes it.
 SENTINEL_PASSWORD=$(random_secret)
-export SENTINEL_PASSWORD
+LOADERD_SENTINEL_SECRETS_FILE=$out/sentinel-secrets.env
+(umask 077; echo "LOADERD_REDIS_SENTINEL_PASSWORD=$SENTINEL_PASSWORD" > "$LOADERD_SENTINEL_SECRETS_FILE")
+export SENTINEL_PASSWORD LOADERD_SENTINEL_SECRETS_FILE
 python3 Tests/system/compose_sentinel.py "$out"

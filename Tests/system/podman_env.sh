@@ -48,10 +48,12 @@ DOCKERFILE
 fi
 
 
+# BUILDAH_FORMAT=docker, as docs/DEPLOY.md tells podman users: podman's own
+# format (OCI) has no HEALTHCHECK and would drop the Dockerfile's.
 build_image() {
   echo "building the image from ./Dockerfile"
   start=$(date +%s)
-  podman build -q --format docker -v "$toolchain:$toolchain:ro" -t loaderd:test . >/dev/null
+  BUILDAH_FORMAT=docker podman build -q -v "$toolchain:$toolchain:ro" -t loaderd:test . >/dev/null
   echo "image built in $(( $(date +%s) - start )) s"
 }
 
@@ -84,8 +86,10 @@ DOCKERFILE
 }
 
 # What both Compose stages need: the loaderd image as the files' `loaderd:latest`,
-# the Redis and nginx look-alikes, podman-compose, and what deploy/compose/.env
-# would hold (REDIS_PASSWORD, LOADERD_HTTP_PORT), exported.
+# the Redis and nginx look-alikes, podman-compose, and what a user puts in
+# deploy/compose: the secrets file (here in the output directory, named by
+# LOADERD_SECRETS_FILE as deploy/compose/.env may) and LOADERD_HTTP_PORT,
+# exported, with the password itself as REDIS_PASSWORD for the tests.
 random_secret() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 compose_env() {
   build_image
@@ -96,6 +100,8 @@ compose_env() {
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman-compose >/dev/null
   fi
   REDIS_PASSWORD=$(random_secret)
+  LOADERD_SECRETS_FILE=$podman_out/secrets.env
+  (umask 077; echo "LOADERD_REDIS_PASSWORD=$REDIS_PASSWORD" > "$LOADERD_SECRETS_FILE")
   LOADERD_HTTP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  export REDIS_PASSWORD LOADERD_HTTP_PORT
+  export REDIS_PASSWORD LOADERD_SECRETS_FILE LOADERD_HTTP_PORT
 }
