@@ -96,10 +96,12 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         // a list walked at run time) so that each step is a direct call.
         do {
             return try accessLog(&r) { r in
-                try answerCache(&r) { r in
-                    try cors(&r) { r in
-                        errorsAsJSON(&r) { r in
-                            try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
+                try drain(&r) { r in
+                    try answerCache(&r) { r in
+                        try cors(&r) { r in
+                            errorsAsJSON(&r) { r in
+                                try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
+                            }
                         }
                     }
                 }

@@ -29,7 +29,7 @@ enum OpenAPI {
         w.beginObject()
         w.field("title", "loaderd")
         w.field("version", LoaderService.version)
-        w.field("description", "Exact frames of loading animations (the catalogue at /loaders) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams, live sessions, pictures and exports.")
+        w.field("description", "Exact frames of loading animations (the catalogue at /loaders) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams, live sessions, pictures and exports. While a replica shuts down, every request but /healthz and /readyz is answered at once with 503 (code shutting_down), Retry-After and Connection: close, so that it can go to another replica.")
         w.endObject()
         // Paths in the table's order, each with its operations.
         var paths: [String] = []
