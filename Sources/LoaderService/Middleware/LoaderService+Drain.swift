@@ -24,5 +24,5 @@ extension ServiceError {
     /// A request that comes while the server drains. One second: by then
     /// a balancer has another replica to send it to.
     static let shuttingDown = ServiceError(.serviceUnavailable, "shutting_down",
-                                           "this server is shutting down; try again, another replica will answer").retryAfter(seconds: 1)
+                                           "this server is shutting down; try again shortly").retryAfter(seconds: 1)
 }
