@@ -23,7 +23,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let entryJSON: [String: [UInt8]]
     /// Built after start-up, off its path (about 4 ms).
     let openAPIJSON: Prepared<[UInt8]>
-    private let ready = Atomic<Bool>(true)
+    let ready = Atomic<Bool>(true)
     /// Animated SVGs by loader and query (each costs thousands of frames).
     let animations = Mutex(AnimationCache())
     /// Peers whose `X-Forwarded-For` names the client (`trustedProxies`).
@@ -78,9 +78,11 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     /// Connects the service to the server that runs it (metrics, readiness).
     public func attach(to server: HTTPServer) { self.server = server }
 
-    /// Readiness off: `/readyz` answers 503 (shutting down).
+    /// Readiness off: `/readyz` answers 503 (shutting down), a moment
+    /// before the server's drain begins.
     public func markNotReady() { ready.store(false, ordering: .relaxed) }
-    public var isReady: Bool { ready.load(ordering: .relaxed) && !(server?.isShuttingDown ?? false) }
+    /// Whether `/readyz` answers 200 now.
+    public var isReady: Bool { readiness(shuttingDown: false).isReady }
 
     // MARK: HTTPResponder
 
@@ -94,10 +96,12 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
         // a list walked at run time) so that each step is a direct call.
         do {
             return try accessLog(&r) { r in
-                try answerCache(&r) { r in
-                    try cors(&r) { r in
-                        errorsAsJSON(&r) { r in
-                            try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
+                try drain(&r) { r in
+                    try answerCache(&r) { r in
+                        try cors(&r) { r in
+                            errorsAsJSON(&r) { r in
+                                try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
+                            }
                         }
                     }
                 }

@@ -20,6 +20,7 @@ struct TestResponder: HTTPResponder {
     init(probe: Probe) {
         self.probe = probe
         router.add(.GET, "/hello", { _, _ in .text(.ok, "hello") })
+        router.add(.GET, "/context", { _, context in .text(.ok, "shutting down: \(context.isShuttingDown)") })
         router.add(.POST, "/echo", { request, _ in HTTPResponse(status: .ok, body: request.body) })
         router.add(.GET, "/items/:id", { request, _ in .text(.ok, "item \(request.pathSegments[1]) q=\(request.queryValue("q") ?? "")") })
         router.add(.GET, "/big", { _, _ in HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 4 * 1024 * 1024)) })

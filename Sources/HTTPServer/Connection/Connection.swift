@@ -52,6 +52,11 @@ final class Connection: Selectable, StreamSink {
     var idleSince: UInt64 = 0
     var idleNext: Connection?
     var idlePrevious: Connection?
+    /// Admitted while the server drains: answered like any other (with
+    /// `Connection: close`), but the drain does not wait for it.
+    let arrivedWhileShuttingDown: Bool
+    /// Counted among the connections the drain waits for (`ServerCore`).
+    var countedInDrain = false
 
     convenience init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
         self.init(fd: fd, embedded: nil, loop: loop, server: server, peer: peer)
@@ -72,6 +77,7 @@ final class Connection: Selectable, StreamSink {
         self.loopState = server.loopStates[loop.index]
         self.peer = peer
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        arrivedWhileShuttingDown = server.isShuttingDown
         lastActivity = loop.now
         lastWriteProgress = lastActivity
     }
@@ -210,7 +216,7 @@ final class Connection: Selectable, StreamSink {
     }
 
     private func dispatch(_ request: HTTPRequest) {
-        let context = RequestContext(loop: loop, peer: peer, storage: loopState.responderStorage)
+        let context = RequestContext(loop: loop, peer: peer, storage: loopState.responderStorage, isShuttingDown: server.isShuttingDown)
         let response = server.respond(request, context)
         send(response, for: request)
     }
@@ -467,16 +473,32 @@ final class Connection: Selectable, StreamSink {
     }
 
     /// Graceful shutdown: idle connections close, busy ones after their answer,
-    /// streams get their last message.
+    /// streams get their last message. A request that is arriving is read
+    /// and answered (its answer says `Connection: close`, as every answer
+    /// while shutting down does): closing on it would leave its client
+    /// with nothing, or a reset.
     func beginShutdown() {
         loop.assertInLoop()
         switch state {
         case .streaming(let writer, _): writer.shutdown()
         case .awaitingAnswer: closeAfterAnswers()
         case .open:
-            if isIdle { close() } else { closeAfterAnswers(); flush() }
+            if !output.isEmpty {
+                closeAfterAnswers()
+                flush()
+            } else if !isRequestArriving {
+                close()
+            }
         case .closing, .lingering, .closed: break
         }
+    }
+
+    /// Part of a request is here, or bytes wait unread in the socket.
+    private var isRequestArriving: Bool {
+        if !pendingInput.isEmpty || parser.isMidRequest || requestStartedAt != nil { return true }
+        guard embedded == nil, input == .reading else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
     func close() {

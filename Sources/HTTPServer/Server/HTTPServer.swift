@@ -1,4 +1,5 @@
 import CLinux
+import Dispatch
 import EventLoop
 import Glibc
 
@@ -10,6 +11,9 @@ public final class HTTPServer: @unchecked Sendable {
     public let loops: [EventLoop]
     private var listeners: [Listener] = []
     private var nextLoop = 0
+    /// The loops run (`start` got that far): only then can they be asked
+    /// to do anything at shutdown.
+    private var loopsStarted = false
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) throws {
         self.configuration = configuration
@@ -46,6 +50,7 @@ public final class HTTPServer: @unchecked Sendable {
             core.attach(to: loop)
             try loop.start()
         }
+        loopsStarted = true
         for loop in loops {
             let listeners = self.listeners
             let state = core.loopStates[loop.index]
@@ -85,10 +90,8 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             if let event = core.acceptSucceeded(now: loop.now) { configuration.onAcceptEvent?(event) }
-            if core.isShuttingDown {
-                Glibc.close(fd)
-                continue
-            }
+            // While draining too: a newcomer is answered (the responder
+            // decides what it gets), never left in the backlog unanswered.
             admit(fd, peer: SocketAddress.from(storage), on: loop)
         }
     }
@@ -121,7 +124,7 @@ public final class HTTPServer: @unchecked Sendable {
         // Another loop holds it: the newcomer is handed over and lives there.
         let other = loops[index]
         other.execute { [self, counted] in
-            if core.isShuttingDown {
+            if core.hasEndedAccepting {
                 Glibc.close(fd)
                 return undo(counted)
             }
@@ -182,7 +185,7 @@ public final class HTTPServer: @unchecked Sendable {
         let backoff = configuration.acceptBackoff
         func rearm() {
             loop.schedule(afterNanoseconds: backoff) { [self] in
-                guard !core.isShuttingDown else { return }
+                guard !core.hasEndedAccepting else { return }
                 // EPOLLEXCLUSIVE cannot be modified, only added anew.
                 guard let r = try? loop.register(listener.fd, listener, events: CLINUX_EPOLLIN | CLINUX_EPOLLEXCLUSIVE) else { return rearm() }
                 state.listenerRegistrations.append(r)
@@ -217,26 +220,60 @@ public final class HTTPServer: @unchecked Sendable {
                                     acceptFailures: failures.0, acceptFailureEpisodes: failures.1, acceptPaused: failures.2)
     }
 
-    /// Graceful shutdown: stop accepting, let in-flight requests finish and
-    /// streams send a last message, then close whatever is left at the
-    /// deadline and stop the loops. Blocks until done; call it off the loops.
+    /// Graceful shutdown, a drain that leaves no one waiting: newcomers
+    /// are still accepted and answered at once (what they get is the
+    /// responder's choice: `RequestContext.isShuttingDown`), every answer
+    /// closes its connection, in-flight requests finish and streams send a
+    /// last message. The drain ends when the connections open at its start
+    /// are closed, or at the deadline, whichever is first: newcomers never
+    /// prolong it. Then the listeners close (a connection still in the
+    /// backlog is reset, a later one refused), whatever is left is closed,
+    /// and the loops stop. Blocks until done; call it off the loops.
     public func shutdown(gracePeriod nanoseconds: UInt64 = 10_000_000_000) {
         guard !core.isShuttingDown else { return }
+        guard loopsStarted else {
+            core.beginShutdown()
+            for l in listeners { Glibc.close(l.fd) }
+            listeners.removeAll()
+            return
+        }
+        let deadline = monotonicNanoseconds() &+ nanoseconds
+        // Counted before the flag is raised: the wait below cannot find
+        // the drain over before every loop has counted.
+        core.drainLoopsPending.store(loops.count, ordering: .releasing)
         core.beginShutdown()
+        for loop in loops {
+            let state = core.loopStates[loop.index]
+            loop.execute { [core] in
+                let open = state.connections.values.filter { !$0.arrivedWhileShuttingDown }
+                for connection in open { connection.countedInDrain = true }
+                core.drainRemaining.add(open.count, ordering: .releasing)
+                core.drainLoopsPending.subtract(1, ordering: .releasing)
+                for connection in open { connection.beginShutdown() }
+            }
+        }
+        while !core.isDrained && monotonicNanoseconds() < deadline {
+            usleep(2_000)
+        }
+        closeListeners()
+        for loop in loops { loop.stop() }
+        for loop in loops { loop.join() }
+    }
+
+    /// Stops every loop watching the listeners, then closes them (only
+    /// then: a loop must not accept from a descriptor closed and reused).
+    private func closeListeners() {
+        core.endAccepting()
+        let done = DispatchSemaphore(value: 0)
         for loop in loops {
             let state = core.loopStates[loop.index]
             loop.execute { [loop] in
                 for r in state.listenerRegistrations { loop.deregister(r) }
                 state.listenerRegistrations.removeAll()
-                for connection in Array(state.connections.values) { connection.beginShutdown() }
+                done.signal()
             }
         }
-        let deadline = monotonicNanoseconds() &+ nanoseconds
-        while core.openConnections.load(ordering: .relaxed) > 0 && monotonicNanoseconds() < deadline {
-            usleep(2_000)
-        }
-        for loop in loops { loop.stop() }
-        for loop in loops { loop.join() }
+        for _ in loops { done.wait() }
         for l in listeners { Glibc.close(l.fd) }
         listeners.removeAll()
     }

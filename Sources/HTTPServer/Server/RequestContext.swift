@@ -8,11 +8,15 @@ public struct RequestContext {
     /// The responder's own state for this loop (`makeLoopStorage`), made
     /// once per loop by the server: touched only on this loop.
     public let storage: AnyObject?
+    /// The server is draining (`HTTPServer.shutdown`): this answer closes
+    /// its connection, and the responder decides what a request still gets.
+    public let isShuttingDown: Bool
 
-    public init(loop: EventLoop, peer: SocketAddress?, storage: AnyObject?) {
+    public init(loop: EventLoop, peer: SocketAddress?, storage: AnyObject?, isShuttingDown: Bool = false) {
         self.loop = loop
         self.peer = peer
         self.storage = storage
+        self.isShuttingDown = isShuttingDown
     }
 
     /// `storage` as the type the responder made it.

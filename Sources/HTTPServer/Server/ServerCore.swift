@@ -8,6 +8,13 @@ final class ServerCore: @unchecked Sendable {
     let responder: any HTTPResponder
     let maxBufferedRequestBytes: Int
     private let shuttingDown = Atomic<Bool>(false)
+    /// The drain (`HTTPServer.shutdown`): loops that have yet to count
+    /// their connections, and the connections open when it began that are
+    /// still open. Newcomers are not counted: they cannot prolong it.
+    let drainLoopsPending = Atomic<Int>(0)
+    let drainRemaining = Atomic<Int>(0)
+    /// The listeners are being closed: nothing is accepted any more.
+    private let acceptingEnded = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let openStreams = Atomic<Int>(0)
     let requestsServed = Atomic<Int>(0)
@@ -126,6 +133,10 @@ final class ServerCore: @unchecked Sendable {
 
     var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
     func beginShutdown() { shuttingDown.store(true, ordering: .releasing) }
+    var hasEndedAccepting: Bool { acceptingEnded.load(ordering: .acquiring) }
+    func endAccepting() { acceptingEnded.store(true, ordering: .releasing) }
+    /// Whether the drain waits for nothing more.
+    var isDrained: Bool { drainLoopsPending.load(ordering: .acquiring) == 0 && drainRemaining.load(ordering: .acquiring) == 0 }
 
     func respond(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
         responder.respond(to: request, context: context)
@@ -153,6 +164,10 @@ final class ServerCore: @unchecked Sendable {
         if let address = c.countedAddress {
             c.countedAddress = nil
             release(address)
+        }
+        if c.countedInDrain {
+            c.countedInDrain = false
+            drainRemaining.subtract(1, ordering: .releasing)
         }
         openConnections.subtract(1, ordering: .relaxed)
     }

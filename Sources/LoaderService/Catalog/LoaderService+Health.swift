@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderEngine
 
 extension LoaderService {
     /// `GET /healthz`: the process answers.
@@ -6,10 +7,52 @@ extension LoaderService {
         try json(Array(#"{"status":"ok"}"#.utf8), r.http, .noStore)
     }
 
-    /// `GET /readyz`: 503 once shutting down, so balancers stop sending.
+    /// `GET /readyz`: whether to send this replica work, and which parts
+    /// are unavailable (`unavailable`, each with a reason): the service
+    /// while it shuts down, the session store while it cannot be reached.
+    /// Only the first always makes it 503: without the store, frames,
+    /// exports and streams still work, and a Redis shared by every replica
+    /// would otherwise take them all out of rotation at once, a partial
+    /// outage made whole. `readinessFollowsSessionStore` makes it 503 too.
     func readyz(_ r: ServiceRequest) throws -> HTTPResponse {
-        guard isReady else { throw ServiceError(.serviceUnavailable, "not_ready", "shutting down") }
-        return try json(Array(#"{"status":"ready"}"#.utf8), r.http, .noStore)
+        try Negotiation.requireJSON(r.http)
+        let readiness = readiness(shuttingDown: r.context.isShuttingDown)
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        if !readiness.isReady {
+            // The service's error shape too, for clients that read only that.
+            w.key("error")
+            w.beginObject()
+            w.field("status", 503)
+            w.field("code", "not_ready")
+            w.field("message", "not ready: " + readiness.unavailable.map { "\($0.part): \($0.reason)" }.joined(separator: "; "))
+            w.endObject()
+        }
+        w.field("status", readiness.isReady ? "ready" : "not_ready")
+        w.key("unavailable")
+        w.beginArray()
+        for (part, reason) in readiness.unavailable {
+            w.beginObject()
+            w.field("part", part)
+            w.field("reason", reason)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return HTTPResponse(status: readiness.isReady ? .ok : .serviceUnavailable,
+                            headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: w.bytes)
+    }
+
+    /// What `/readyz` says now; `shuttingDown`: the server drains.
+    func readiness(shuttingDown: Bool) -> (isReady: Bool, unavailable: [(part: String, reason: String)]) {
+        var unavailable: [(part: String, reason: String)] = []
+        let stopping = shuttingDown || !ready.load(ordering: .relaxed) || (server?.isShuttingDown ?? false)
+        if stopping { unavailable.append(("service", "shutting down")) }
+        // Why not is for the log ("session store unavailable"): an answer
+        // anyone may ask for names no address of the store.
+        let store = sessions.isAvailable
+        if !store { unavailable.append(("session_store", "cannot be reached")) }
+        return (!stopping && (store || !configuration.readinessFollowsSessionStore), unavailable)
     }
 
     /// `GET /metrics`: Prometheus text.

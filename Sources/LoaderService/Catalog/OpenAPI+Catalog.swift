@@ -25,18 +25,28 @@ extension OpenAPI {
 
     /// `/`: the demo page.
     static func healthz(_ c: Context) -> [Operation] {
-        [status("/healthz", "Liveness: the process answers.", extra503: false)]
+        [status("/healthz", "Liveness: the process answers (200 while it shuts down too: it needs no restart).")]
     }
 
     static func readyz(_ c: Context) -> [Operation] {
-        [status("/readyz", "Readiness: accepting work (503 while shutting down).", extra503: true)]
+        let follows = c.configuration.readinessFollowsSessionStore
+        let summary = "Readiness: whether to send this replica work, and which parts are unavailable, each with its reason: the service while it shuts down, the session store while it cannot be reached."
+        let ok = "Ready. unavailable may still name the session store" + (follows ? "." : " (readinessFollowsSessionStore is off: frames, exports and streams work without it).")
+        let notReady = "Not ready: shutting down" + (follows ? ", or the session store cannot be reached (readinessFollowsSessionStore)." : ".")
+            + " The body is the error shape and the readiness one together."
+        let readiness = ref("Readiness")
+        return [operation("/readyz", "get", summary: summary, responses: answers([
+            ("200", ok, readiness), ("503", notReady, #"{"allOf":[\#(ref("Error")),\#(readiness)]}"#),
+        ], refusing: [.queryGiven, .acceptsNoJSON]))]
     }
 
-    static func status(_ path: String, _ summary: String, extra503: Bool) -> Operation {
+    static func status(_ path: String, _ summary: String) -> Operation {
         let ok = ("200", summary, Optional(#"{"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}"#))
-        let refusals: [Refusal] = [.queryGiven, .acceptsNoJSON] + (extra503 ? [Refusal(status: 503, why: "Shutting down.")] : [])
-        return operation(path, "get", summary: summary, responses: answers([ok], refusing: refusals))
+        return operation(path, "get", summary: summary, responses: answers([ok], refusing: [.queryGiven, .acceptsNoJSON]))
     }
+
+    /// `/readyz`'s body, whatever its status.
+    static let readinessSchema = #"{"type":"object","required":["status","unavailable"],"properties":{"status":{"type":"string","enum":["ready","not_ready"]},"unavailable":{"type":"array","items":{"type":"object","required":["part","reason"],"properties":{"part":{"type":"string","enum":["service","session_store"]},"reason":{"type":"string"}}}}}}"#
 
     static func metrics(_ c: Context) -> [Operation] {
         var w = JSONWriter(capacity: 512)

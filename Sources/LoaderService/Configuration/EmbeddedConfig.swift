@@ -15,6 +15,7 @@ let embeddedConfigJSON = """
   "idleTimeoutSeconds": 60,
   "streamStallTimeoutSeconds": 30,
   "shutdownGraceSeconds": 10,
+  "readinessFollowsSessionStore": false,
   "corsAllowedOrigins": ["*"],
   "streamDefaultFps": 30,
   "streamRetryMilliseconds": 1000,

@@ -29,6 +29,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// A stream client that reads nothing for this long is dropped.
     public var streamStallTimeoutSeconds = 30.0
     public var shutdownGraceSeconds = 10.0
+    /// Whether `/readyz` answers 503 while the session store cannot be
+    /// reached. Off: frames, exports and streams still work, and a shared
+    /// Redis down would take every replica out of rotation at once.
+    public var readinessFollowsSessionStore = false
     /// Origins allowed to read from browsers; `*` for any (never with credentials).
     public var corsAllowedOrigins = ["*"]
     public var streamDefaultFps = 30
@@ -248,7 +252,9 @@ extension ServiceConfiguration {
         .seconds("headerTimeoutSeconds", \.headerTimeoutSeconds, 0.05...3600, "a request head must arrive within this, else 408"),
         .seconds("idleTimeoutSeconds", \.idleTimeoutSeconds, 0.05...86400, "idle keep-alive connections close after this"),
         .seconds("streamStallTimeoutSeconds", \.streamStallTimeoutSeconds, 0.05...3600, "a client that reads nothing for this long is dropped"),
-        .seconds("shutdownGraceSeconds", \.shutdownGraceSeconds, 0...600, "how long in-flight work may take at shutdown"),
+        .seconds("shutdownGraceSeconds", \.shutdownGraceSeconds, 0...600, "how long the drain at shutdown may last: in-flight work finishes meanwhile, and new requests get 503 shutting_down (docs/DEPLOY.md)"),
+        .bool("readinessFollowsSessionStore", \.readinessFollowsSessionStore,
+              "whether /readyz answers 503 while the session store cannot be reached; false: 200, naming the store under unavailable (frames, exports and streams still work without it) (docs/DEPLOY.md)"),
         Key(name: "corsAllowedOrigins", kind: .stringList, flag: nil, meaning: "origins that may read (comma-separated in the environment)",
             get: { .list($0.corsAllowedOrigins) }) { c, v in if case .list(let l) = v { c.corsAllowedOrigins = l } },
         .integer("streamDefaultFps", \.streamDefaultFps, 1...120, "fps of streams and batches when not given"),

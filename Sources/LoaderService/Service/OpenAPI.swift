@@ -29,7 +29,7 @@ enum OpenAPI {
         w.beginObject()
         w.field("title", "loaderd")
         w.field("version", LoaderService.version)
-        w.field("description", "Exact frames of loading animations (the catalogue at /loaders) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams, live sessions, pictures and exports.")
+        w.field("description", "Exact frames of loading animations (the catalogue at /loaders) computed with Core Animation's timing model: JSON frames, batches and server-sent event streams, live sessions, pictures and exports. While a replica shuts down, every request but /healthz and /readyz is answered at once with 503 (code shutting_down), Retry-After and Connection: close, so that it can go to another replica.")
         w.endObject()
         // Paths in the table's order, each with its operations.
         var paths: [String] = []
@@ -66,6 +66,8 @@ enum OpenAPI {
         w.beginObject()
         w.key("Error")
         w.rawValue(Array(#"{"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["status","code","message"],"properties":{"status":{"type":"integer"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string","description":"Where in the request body the problem is (a JSON path), for a loader definition."}}}}}"#.utf8))
+        w.key("Readiness")
+        w.rawValue(Array(readinessSchema.utf8))
         w.key("Element")
         w.rawValue(Array(#"{"type":"object","required":["id","shape","x","y","scale","opacity","color"],"description":"A circle has diameter; a rect width, height and cornerRadius; a ring diameter, lineWidth, strokeStart, strokeEnd and lineCap; a segment diameter and arc (radians, centred on 12 o'clock). Sizes are before scale; rotation (radians, clockwise) is left out when 0.","properties":{"id":{"type":"string"},"shape":{"type":"string","enum":["circle","rect","ring","segment"]},"x":{"type":"number"},"y":{"type":"number"},"diameter":{"type":"number"},"width":{"type":"number"},"height":{"type":"number"},"cornerRadius":{"type":"number"},"lineWidth":{"type":"number"},"strokeStart":{"type":"number","minimum":0,"maximum":1},"strokeEnd":{"type":"number","minimum":0,"maximum":1},"lineCap":{"type":"string","enum":["butt","round"]},"arc":{"type":"number","minimum":0,"maximum":6.283185307179586},"scale":{"type":"number"},"rotation":{"type":"number"},"opacity":{"type":"number","minimum":0,"maximum":1},"color":{"type":"string","pattern":"^#[0-9A-F]{6}$"}}}"#.utf8))
         w.key("Frame")

@@ -255,6 +255,9 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
 
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
+    /// As `loaderd_redis_up` says: the first loop's connection.
+    public var isAvailable: Bool { connections.first?.isConnected ?? false }
+
     public var metrics: [StoreMetric] {
         var sentinelMetrics: [StoreMetric] = []
         if let sentinel {
@@ -268,7 +271,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         }
         return sentinelMetrics + [
             StoreMetric(name: "loaderd_redis_up", help: "Whether the session store's Redis is reachable.", kind: .gauge,
-                        value: .int((connections.first?.isConnected ?? false) ? 1 : 0)),
+                        value: .int(isAvailable ? 1 : 0)),
             StoreMetric(name: "loaderd_redis_watched_sessions", help: "Sessions this replica's viewers watch.", kind: .gauge,
                         value: .int(known.withLock { $0.values.count { $0.viewers > 0 } })),
             StoreMetric(name: "loaderd_session_viewers", help: "Viewers of sessions streaming from this replica (maxViewersPerSession bounds each session's, over all replicas).",

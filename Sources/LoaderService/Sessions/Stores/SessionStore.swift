@@ -48,10 +48,15 @@ public protocol SessionStore: AnyObject, Sendable {
 
     /// The store's own figures for `/metrics`.
     var metrics: [StoreMetric] { get }
+
+    /// Whether the store can be reached now (`/readyz` says so); a store
+    /// in this process always can.
+    var isAvailable: Bool { get }
 }
 
 extension SessionStore {
     public func start(on loops: [EventLoop]) {}
+    public var isAvailable: Bool { true }
 }
 
 /// A watched session now: its loader, or why its viewers' streams end.
