@@ -168,6 +168,13 @@ def main():
         traced = lambda: [line for line in logs(nginx).splitlines() if f'traceparent="{TRACEPARENT}"' in line]
         until(5, lambda: len(traced()) >= 3, 0.2)
         check(len(traced()) == 3, f"nginx logged the traceparent {len(traced())} times, not 3")
+        # ...and the replicas that answered logged its trace id: one request
+        # followed from nginx's log to loaderd's.
+        trace_id = TRACEPARENT.split("-")[1]
+        followed = lambda: [e for name in replicas for e in access(name) if e.get("traceId") == trace_id]
+        until(5, lambda: len(followed()) >= 3, 0.2)
+        check(len(followed()) == 3 and all(e.get("path") == f"/sessions/{session['id']}" for e in followed()),
+              f"loaderd logged the trace id {len(followed())} times, not 3: {followed()[:3]}")
 
         # Two clients, each with its own address and limits. From 127.0.0.1
         # podman's port forwarding hands the request on from the network's
