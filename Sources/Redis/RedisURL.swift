@@ -49,9 +49,13 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     /// `text` with what may be a password hidden, for messages: all
     /// between `://` and the last `@`.
     public static func redacted(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@") else { return text }
+        // A query is not part of the form, but some clients put a password
+        // there (`?password=`): it is never shown either. Credentials go
+        // first, since a password may hold a `?`.
+        func withoutQuery(_ rest: Substring) -> Substring { rest.firstIndex(of: "?").map { rest[..<$0] + "?…" } ?? rest }
+        guard let at = text.lastIndex(of: "@") else { return String(withoutQuery(text[...])) }
         let scheme = text.firstRange(of: "://").map { text[..<$0.upperBound] } ?? ""
-        return scheme + "***" + text[at...]
+        return scheme + "***" + withoutQuery(text[at...])
     }
 
     /// `[user:password@]rest`, split at the last `@` (a password may hold

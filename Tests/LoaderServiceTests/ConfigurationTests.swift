@@ -118,6 +118,25 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try c.apply(json: try JSONValue.parse(#"{"host": ""}"#), source: "f") }
     }
 
+    /// A secret of the wrong type is refused without being shown, whatever
+    /// it is: every setting the table marks secret, every JSON scalar.
+    @Test func aSecretOfTheWrongTypeIsNotShown() throws {
+        let secrets = ServiceConfiguration.keys.filter { $0.kind == .secret }.map(\.name)
+        #expect(Set(secrets) == ["sessionCreateKey", "redisPassword", "redisSentinelPassword"])
+        for name in secrets {
+            for value in ["987654", "55555.5", "true", "-7e3"] {
+                var c = ServiceConfiguration()
+                let json = try JSONValue.parse("{\"\(name)\": \(value)}")
+                do {
+                    try c.apply(json: json, source: "f")
+                    Issue.record("\(name): \(value) taken")
+                } catch {
+                    #expect(error.message.contains(name) && !error.message.contains(value) && !error.message.contains("7000"), "\(error.message)")
+                }
+            }
+        }
+    }
+
     /// The start log's account: the file, the data directory, the store
     /// without its password, then what differs from the defaults, by the
     /// names of the settings table; never a secret.

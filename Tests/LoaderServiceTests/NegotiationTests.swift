@@ -62,4 +62,19 @@ import Testing
         let message = try decodeError(preview).message
         #expect(message.contains("application/json") && message.contains("text/event-stream") && !message.contains("image/svg+xml"), "\(message)")
     }
+
+    /// Weights count: JSON refused beside a wildcard is refused, and a path
+    /// that has something else answers that.
+    @Test func weightsChooseAndExclude() throws {
+        let app = TestApp()
+        #expect(try get(app, "/loaders", ["Accept": "application/json;q=0, */*"]).status == 406)
+        for accept in ["application/json;q=0, */*", "application/json;q=0.1, image/svg+xml", "image/svg+xml", "image/*"] {
+            let r = try get(app, "/loaders/typing/frames?t=0.5", ["Accept": accept])
+            #expect(r.status == 200 && r.headers["content-type"]?.hasPrefix("image/svg+xml") == true, "\(accept)")
+        }
+        for accept in ["image/svg+xml;q=0.5, application/json", "*/*", "application/json, image/svg+xml", "image/svg+xml;q=0, */*"] {
+            let r = try get(app, "/loaders/typing/frames?t=0.5", ["Accept": accept])
+            #expect(r.status == 200 && r.headers["content-type"]?.hasPrefix("application/json") == true, "\(accept)")
+        }
+    }
 }

@@ -143,35 +143,56 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "\(status.code) \(message)" }
 }
 
-/// What `Accept` asks for: its media ranges with q > 0, lower-cased,
-/// parameters dropped; no header (or an empty one) accepts anything.
+/// What `Accept` asks for: its media ranges, lower-cased, with their
+/// weights (`q`), other parameters dropped; no header (or an empty one)
+/// accepts anything. A type's weight is that of the most specific range
+/// that matches it (`image/svg+xml`, then `image/*`, then `*/*`), as HTTP
+/// says: `application/json;q=0, */*` takes anything but JSON.
 public struct MediaRanges: Sendable, Equatable {
+    public struct Range: Sendable, Equatable {
+        public let name: String
+        public let q: Double
+    }
+
     /// Nil when the request has no `Accept`.
-    public let ranges: [String]?
+    public let ranges: [Range]?
 
     public init(_ header: String?) {
         guard let header, !header.trimmingSpaces.isEmpty else {
             ranges = nil
             return
         }
-        var out = [String]()
+        var out = [Range]()
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
             guard let range = pieces.first, !range.isEmpty else { continue }
-            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            if q > 0 { out.append(range) }
+            // A weight that is not a number from 0 to 1 counts as 1 (lenient,
+            // as before); only a clear 0 excludes.
+            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }.flatMap { $0 >= 0 && $0 <= 1 ? $0 : nil } ?? 1
+            out.append(Range(name: range, q: q))
         }
         ranges = out
     }
 
-    /// Whether `type` (`image/svg+xml`) is acceptable: named, or by `*/*`
-    /// or its `image/*`.
-    public func accepts(_ type: String) -> Bool {
-        guard let ranges else { return true }
+    /// The weight of `type` (`image/svg+xml`): that of the most specific
+    /// range naming it; 0 when none does (1 with no `Accept`).
+    public func quality(_ type: String) -> Double {
+        guard let ranges else { return 1 }
         let major = type.split(separator: "/").first.map(String.init) ?? type
-        return ranges.contains { $0 == type || $0 == "*/*" || $0 == major + "/*" }
+        var best: (specificity: Int, q: Double) = (-1, 0)
+        for range in ranges {
+            let specificity = range.name == type ? 2 : range.name == major + "/*" ? 1 : range.name == "*/*" ? 0 : -1
+            // The same range given twice: the higher weight (lenient).
+            if specificity > best.specificity || (specificity == best.specificity && specificity >= 0 && range.q > best.q) {
+                best = (specificity, range.q)
+            }
+        }
+        return best.q
     }
 
-    /// Whether `type` is named itself (not by a wildcard).
-    public func names(_ type: String) -> Bool { ranges?.contains(type) ?? false }
+    /// Whether `type` is acceptable: its weight is above 0.
+    public func accepts(_ type: String) -> Bool { quality(type) > 0 }
+
+    /// Whether `type` is named itself (not by a wildcard), with a weight above 0.
+    public func names(_ type: String) -> Bool { ranges?.contains { $0.name == type && $0.q > 0 } ?? false }
 }

@@ -149,8 +149,10 @@ extension ServiceConfiguration {
     /// and how it is read and set. The file, the environment, the flags,
     /// `--help`, `json()` and the README's table all come from `keys`.
     struct Key: Sendable {
-        enum Kind: Sendable {
+        enum Kind: Sendable, Equatable {
             case string, optionalString, bool, stringList
+            /// A string or null that is a secret: never shown, in an error or the log.
+            case secret
             /// A numeric IPv4 or IPv6 address to listen on (`localhost` too):
             /// checked when read, so a bad one is a configuration error.
             case host
@@ -194,7 +196,7 @@ extension ServiceConfiguration {
             switch kind {
             case .string: return "a string"
             case .host: return "a numeric IPv4 or IPv6 address, such as 127.0.0.1, 0.0.0.0, ::1 or ::"
-            case .optionalString: return "a string or null"
+            case .optionalString, .secret: return "a string or null"
             case .optionalLabel: return "null or a DNS label (a-z, 0-9 and inner hyphens, at most 63)"
             case .sessionStore: return SessionStoreKind.all.map(\.form).joined(separator: " or ")
             case .bool: return "true or false"
@@ -299,11 +301,11 @@ extension ServiceConfiguration {
             meaning: "sessions a second one client address may create without sessionCreateKey (a token bucket); beyond, 429 with Retry-After",
             get: { .number($0.sessionCreateRate) }) { c, v in if case .number(let n) = v { c.sessionCreateRate = n } },
         .integer("sessionCreateBurst", \.sessionCreateBurst, 1...1_000_000, "sessions one client address may create at once before sessionCreateRate applies"),
-        .optional("sessionCreateKey", \.sessionCreateKey, .optionalString,
+        .optional("sessionCreateKey", \.sessionCreateKey, .secret,
                   "a secret: POST /sessions with Authorization: Bearer <it> is not limited by address; null: every client is (docs/SECURITY.md)"),
-        .optional("redisPassword", \.redisPassword, .optionalString,
+        .optional("redisPassword", \.redisPassword, .secret,
                   "a secret: the password of the Redis in sessionStore, kept out of its URL (set it from a secret store as LOADERD_REDIS_PASSWORD); never logged"),
-        .optional("redisSentinelPassword", \.redisSentinelPassword, .optionalString,
+        .optional("redisSentinelPassword", \.redisSentinelPassword, .secret,
                   "a secret: the Sentinels' own password, with sessionStore redis-sentinel://… (set it from a secret store as LOADERD_REDIS_SENTINEL_PASSWORD); never logged"),
     ]
 
@@ -336,15 +338,16 @@ extension ServiceConfiguration {
             guard let key = Self.key(name) else {
                 throw ConfigurationError("\(source): unknown key \"\(name)\"; known keys: \(Self.keys.map(\.name).joined(separator: ", "))")
             }
-            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(Self.shown(value))")
+            let shown = key.kind == .secret ? "\(value.typeName) (not shown: a secret)" : Self.shown(value)
+            let bad = ConfigurationError("\(source): \(name) must be \(key.form), not \(shown)")
             let parsed: Key.Value
             switch (key.kind, value) {
             case (.string, .string(let s)): parsed = .string(s)
             case (.host, .string(let s)):
                 guard Self.isHost(s) else { throw bad }
                 parsed = .string(s)
-            case (.optionalString, .string(let s)): parsed = .string(s)
-            case (.optionalString, .null), (.optionalLabel, .null): parsed = .string(nil)
+            case (.optionalString, .string(let s)), (.secret, .string(let s)): parsed = .string(s)
+            case (.optionalString, .null), (.optionalLabel, .null), (.secret, .null): parsed = .string(nil)
             case (.optionalLabel, .string(let s)):
                 guard s.isEmpty || isDNSLabel(s) else { throw bad }
                 parsed = .string(s.isEmpty ? nil : s)
@@ -402,7 +405,7 @@ extension ServiceConfiguration {
         case .host:
             guard Self.isHost(text) else { throw bad }
             parsed = .string(text)
-        case .optionalString: parsed = .string(text)
+        case .optionalString, .secret: parsed = .string(text)
         case .optionalLabel:
             guard text.isEmpty || isDNSLabel(text) else { throw bad }
             parsed = .string(text.isEmpty ? nil : text)
@@ -511,9 +514,6 @@ extension ServiceConfiguration {
 }
 
 extension ServiceConfiguration {
-    /// Settings that hold a secret: the start log says only whether each is set.
-    static let secretKeys: Set<String> = ["sessionCreateKey", "redisPassword", "redisSentinelPassword"]
-
     /// The start log's account of the effective settings: the config file
     /// read, the data directory, the session store (its URL without a
     /// password), then every other setting that differs from its default,
@@ -528,7 +528,7 @@ extension ServiceConfiguration {
         for key in Self.keys where key.name != "dataDir" && key.name != "sessionStore" {
             let value = key.get(self)
             guard value != key.get(defaults) else { continue }
-            if Self.secretKeys.contains(key.name) {
+            if key.kind == .secret {
                 fields.append((key.name, .string(value == .string(nil) ? "(unset)" : "(set)")))
                 continue
             }

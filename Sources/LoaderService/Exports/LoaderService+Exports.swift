@@ -162,9 +162,15 @@ extension LoaderService {
         return Self.cacheable(body, contentType: contentType, freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
     }
 
-    /// Whether the client asks for SVG rather than JSON on `/frames`.
+    /// Whether the client asks for SVG rather than JSON on `/frames`: SVG
+    /// named, and JSON not named or weighed less; or SVG taken (by a
+    /// wildcard) where JSON is refused (`application/json;q=0, */*`). An
+    /// event stream named goes first: that is what EventSource sends.
     static func prefersSVG(_ request: HTTPRequest) -> Bool {
         let accept = request.accept
-        return accept.names("image/svg+xml") && !accept.names("application/json") && !accept.names("text/event-stream")
+        let svg = accept.quality("image/svg+xml"), json = accept.quality("application/json")
+        guard svg > 0, !accept.names("text/event-stream") else { return false }
+        if accept.names("image/svg+xml") { return !accept.names("application/json") || svg > json }
+        return json == 0
     }
 }
