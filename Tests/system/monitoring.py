@@ -22,7 +22,7 @@ Exits 1 on failure.
 
     Tests/system/monitoring.py path/to/loaderd
 """
-import http.client, json, os, re, shutil, signal, subprocess, sys, tempfile, time
+import json, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 import loaderd_process
 from loaderd_process import free_port, until
@@ -67,13 +67,7 @@ def promtool(*args, stdin=None):
 # ------------------------------------------------------------ live /metrics
 
 def request(port, method, path, body=None, headers=None):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        c.request(method, path, body=body, headers=headers or {})
-        r = c.getresponse()
-        return r.status, r.read()
-    finally:
-        c.close()
+    return loaderd_process.call("127.0.0.1", port, method, path, body=body, headers=headers, timeout=10)
 
 def traffic(port):
     """A little of each kind of answer, so that every family has samples:

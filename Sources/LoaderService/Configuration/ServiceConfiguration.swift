@@ -444,7 +444,7 @@ extension ServiceConfiguration {
         for (variable, value) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("LOADERD_") {
             if variable == "LOADERD_CONFIG" { continue }
             guard let key = byEnvironment[variable] else {
-                throw ConfigurationError("environment: unknown variable \(variable)")
+                throw ConfigurationError("environment: unknown variable \(variable); unset it, or name a setting (loaderd --help lists each one's LOADERD_ variable)")
             }
             try apply(name: key.name, text: value, source: "environment \(variable)")
         }
