@@ -22,14 +22,17 @@ let package = Package(
         .target(name: "CLinux"),
         // Redis's protocol (RESP2): replies parsed as they arrive, commands written.
         .target(name: "Redis", dependencies: ["EventLoop", "CLinux"]),
-        // Pictures made of pixels: a rasteriser for frames, DEFLATE, PNG, APNG, GIF. No I/O.
-        .target(name: "Raster", dependencies: ["LoaderEngine"]),
+        // DEFLATE, PNG, APNG, GIF, checksums: bytes from pixels, knowing nothing
+        // of loaders, so a codec is built and tested on its own. No I/O.
+        .target(name: "Codecs"),
+        // The rasteriser: frames drawn into pixels (the codecs' RGBAImage). No I/O.
+        .target(name: "Raster", dependencies: ["LoaderEngine", "Codecs"]),
         // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Raster"]),
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster"]),
         // The executable: flags, config file, signals.
         .executableTarget(name: "loaderd", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
-        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "Raster"]),
+        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "Codecs"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
         .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
         .testTarget(
@@ -40,7 +43,8 @@ let package = Package(
         // A blocking socket client and polling helpers shared by the live tests.
         .target(name: "HTTPTestSupport", dependencies: ["EventLoop", "HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "LoaderEngine"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Codecs", "LoaderEngine"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["EventLoop", "HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "EventLoop", "HTTPTestSupport"]),
         .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),

@@ -8,6 +8,9 @@ import Darwin
 #if canImport(LoaderEngine)  // one module with it in the fuzz build
 import LoaderEngine
 #endif
+#if canImport(Codecs)
+import Codecs
+#endif
 
 /// Frames drawn into pixels, written here. Each element's outline is
 /// flattened into straight segments within a thousandth of a pixel of the

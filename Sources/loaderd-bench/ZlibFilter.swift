@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Raster
+import Codecs
 
 /// `loaderd-bench zlib < in > out`: standard input as a zlib stream, for
 /// the round trip through Python's zlib (Tests/system/pictures_test.py).

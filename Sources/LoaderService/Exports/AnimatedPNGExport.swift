@@ -1,4 +1,5 @@
 import LoaderEngine
+import Codecs
 import Raster
 
 /// `animation.png`: the loop as an animated PNG (APNG), full alpha, at

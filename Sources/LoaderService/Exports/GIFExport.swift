@@ -1,4 +1,5 @@
 import LoaderEngine
+import Codecs
 import Raster
 
 /// `animation.gif`: the loop as an animated GIF that loops for ever: one

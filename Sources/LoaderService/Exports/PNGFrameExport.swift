@@ -1,4 +1,5 @@
 import LoaderEngine
+import Codecs
 import Raster
 
 /// `frames.png`: one frame as a PNG, at the canvas size times `dpr` pixels
