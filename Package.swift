@@ -27,10 +27,13 @@ let package = Package(
         .target(name: "Codecs"),
         // The rasteriser: frames drawn into pixels (the codecs' RGBAImage). No I/O.
         .target(name: "Raster", dependencies: ["LoaderEngine", "Codecs"]),
-        // Routes, sessions, config, metrics, OpenAPI: the glue between the two.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster"]),
+        // Session stores (memory with a journal, Redis) behind `SessionStore`:
+        // they know sessions, loaders and time, never HTTP, so none can reach a request.
+        .target(name: "LoaderSessions", dependencies: ["LoaderEngine", "EventLoop", "Redis"]),
+        // Routes, config, metrics, OpenAPI, the session API: the HTTP application over the rest.
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster", "LoaderSessions"]),
         // The executable: flags, config file, signals.
-        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "Redis"]),
+        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "LoaderSessions", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "Codecs"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Codecs", "LoaderEngine"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["EventLoop", "HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "EventLoop", "HTTPTestSupport"]),
-        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderSessionsTests", dependencies: ["LoaderSessions", "LoaderEngine", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "LoaderSessions", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import EventLoop
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 import Synchronization
 
 /// The HTTP API of loaderd: the glue between the frame engine and the

@@ -4,6 +4,7 @@ import Glibc
 import HTTPServer
 import LoaderEngine
 import LoaderService
+import LoaderSessions
 import Redis
 
 signal(SIGPIPE, SIG_IGN)

@@ -3,6 +3,7 @@ import Glibc
 import LoaderEngine
 import Testing
 @testable import LoaderService
+@testable import LoaderSessions
 
 struct ConfigurationTests {
     @Test func embeddedConfigIsTheDocumentedFile() throws {

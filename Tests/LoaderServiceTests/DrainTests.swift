@@ -6,6 +6,7 @@ import Redis
 import Testing
 @testable import HTTPServer
 @testable import LoaderService
+@testable import LoaderSessions
 
 /// What a request gets while the service drains, and what `/readyz` says,
 /// as issue #46 asks: from SIGTERM a new connection is answered at once,

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 @testable import HTTPServer
 @testable import LoaderService
+@testable import LoaderSessions
 
 /// The session API with its sessions in a real Redis (each test starts its
 /// own redis-server): the same answers as the local store, any replica

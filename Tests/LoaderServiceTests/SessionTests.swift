@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 @testable import HTTPServer
 @testable import LoaderService
+@testable import LoaderSessions
 
 @Suite(.serialized)
 struct SessionTests {
@@ -512,7 +513,7 @@ struct SessionTests {
         let path = directory + "/sessions.journal"
         let intact = try Data(contentsOf: URL(fileURLWithPath: path))
         // A torn last record: half of it written.
-        let torn = JournalTests.record(Array(#"{"op":"create","id":"x"}"#.utf8))
+        let torn = Journal.frame(Array(#"{"op":"create","id":"x"}"#.utf8))!   // as the journal writes it (JournalTests checks that framing)
         try Data(intact + Data(torn.prefix(torn.count / 2))).write(to: URL(fileURLWithPath: path))
         do {
             let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
@@ -526,21 +527,6 @@ struct SessionTests {
         let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory, logger: Logger(level: .off))
         #expect(store.count == 3)
         for id in sessionIDs.prefix(3) { #expect((try? store.snapshot(id)) != nil) }
-    }
-}
-
-/// Removes a directory tree (test clean-up).
-enum FileManagerLite {
-    static func removeTree(_ path: String) throws {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
-                unlink(path + "/" + name)
-            }
-            closedir(dir)
-        }
-        rmdir(path)
     }
 }
 

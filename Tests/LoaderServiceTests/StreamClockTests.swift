@@ -4,6 +4,7 @@ import LoaderEngine
 import Testing
 @testable import HTTPServer
 @testable import LoaderService
+@testable import LoaderSessions
 
 /// Shared-clock streams (`clock=shared`) and multiplexed streams (`/streams`).
 struct StreamClockTests {

@@ -5,6 +5,7 @@ import HTTPTestSupport
 import LoaderEngine
 @testable import HTTPServer
 @testable import LoaderService
+@testable import LoaderSessions
 
 /// A loaderd on 127.0.0.1 with a free port, logging nothing.
 func startService(_ configure: (inout ServiceConfiguration) -> Void = { _ in },

@@ -1,6 +1,7 @@
 import EventLoop
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 import Redis
 
 /// The service's settings. Sources, later ones winning: built-in defaults,
@@ -120,13 +121,6 @@ public struct ServiceConfiguration: Sendable, Equatable {
         try! c.apply(json: try! JSONValue.parse(embeddedConfigJSON), source: "embedded config")
         return c
     }
-}
-
-public enum LogLevel: String, Sendable, Comparable, CaseIterable {
-    case debug, info, warning, error, off
-
-    var rank: Int { Self.allCases.firstIndex(of: self)! }
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rank < b.rank }
 }
 
 /// A DNS label (RFC 1123): 1 to 63 of a-z, 0-9 and hyphens, not at either end.

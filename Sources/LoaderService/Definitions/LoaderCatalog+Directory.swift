@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LoaderEngine
+import LoaderSessions
 
 extension LoaderCatalog {
     /// The catalogue with every `*.json` definition in `directory`, in

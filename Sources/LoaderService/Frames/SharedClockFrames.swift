@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 import Synchronization
 
 /// The latest shared-clock frame of each loader, parameters and fps, for the

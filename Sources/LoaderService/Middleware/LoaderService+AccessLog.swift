@@ -1,5 +1,6 @@
 import EventLoop
 import HTTPServer
+import LoaderSessions
 
 extension LoaderService {
     /// Middleware: counts every answer for `/metrics` under its route and

@@ -1,13 +1,14 @@
 import Dispatch
 import Glibc
 import LoaderEngine
+import LoaderSessions
 import Synchronization
 
 /// JSON-lines logs on standard output. Lines are buffered and written at
 /// least every 100 ms by the logger's own thread (warnings and errors at
 /// once), so that a busy event loop makes no system call for them; each
 /// loop's access log (`AccessLogBuffer`) is written the same way.
-public final class Logger: @unchecked Sendable {  // the timer is only resumed and cancelled
+public final class Logger: SessionLogger, @unchecked Sendable {  // the timer is only resumed and cancelled
     public let level: LogLevel
     private let buffer = Mutex<[UInt8]>([])
     private let accessLogs = Mutex<[AccessLogBuffer]>([])
@@ -96,10 +97,6 @@ public final class Logger: @unchecked Sendable {  // the timer is only resumed a
             offset += n
         }
     }
-}
-
-public enum LogField: Sendable {
-    case string(String), int(Int), double(Double), bool(Bool)
 }
 
 /// `2026-11-29T12:00:00.123Z`, now.

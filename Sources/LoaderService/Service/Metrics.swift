@@ -1,4 +1,5 @@
 import HTTPServer
+import LoaderSessions
 import Synchronization
 
 /// Counters for `/metrics` (Prometheus text format 0.0.4).

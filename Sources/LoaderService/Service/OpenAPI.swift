@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 
 /// `GET /openapi.json`: OpenAPI 3.1, built from the endpoint table and the
 /// catalog, so that every path, parameter, range and default is the one the

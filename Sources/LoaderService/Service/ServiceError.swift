@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 
 /// An error answered as `{"error":{"status":…,"code":…,"message":…}}`.
 public struct ServiceError: Error, Sendable {

@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 
 extension LoaderService {
     /// The answer to a store operation: made from its reply at once when the

@@ -2,6 +2,7 @@ import EventLoop
 import Glibc
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 
 extension LoaderService {
     /// `POST /sessions` with `{"loader":"web","params":{…}}`. The rate

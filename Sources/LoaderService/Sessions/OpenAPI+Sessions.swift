@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 
 /// The sessions' operations.
 extension OpenAPI {

@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderSessions
 import Synchronization
 
 /// A frame as a stream sends it, or the end of the stream and its reason.

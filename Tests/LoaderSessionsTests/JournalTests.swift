@@ -4,7 +4,7 @@ import HTTPTestSupport
 import LoaderEngine
 import Synchronization
 import Testing
-@testable import LoaderService
+@testable import LoaderSessions
 
 /// The journal's replay against damage, on files built byte by byte here:
 /// the framing and the CRC-32 below are the test's own (from the record
@@ -325,7 +325,7 @@ import Testing
             file += Self.legacyRecord(Array(#"{"op":"event","id":"old","type":"progress","t":\#(t)}"#.utf8))
         }
         try directory.write(file)
-        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: Logger(level: .off))
+        let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: NoLog())
         #expect(try store.snapshot("old").events.map(\.t) == [1.5, 2.5, 3.5])
         // New records follow in version 2.
         let written = Atomic<Bool>(false)
@@ -368,7 +368,7 @@ import Testing
             var acknowledged: [String: [SessionEvent]] = [:]
             var ids: [String] = []
             do {
-                let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: Logger(level: .off))
+                let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: NoLog())
                 let done = Atomic<Int>(0)
                 var tickets = 0
                 for _ in 0..<3 {
@@ -395,7 +395,7 @@ import Testing
             #expect(String(decoding: target.payload, as: UTF8.self).contains(#""op":"\#(lost)""#))
             file[target.offset + 12 + target.count / 2 - 6] ^= 0x01
             try directory.write(file)
-            let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: Logger(level: .off))
+            let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: directory.path, logger: NoLog())
             for id in ids where id != victim { #expect(try store.snapshot(id).events == acknowledged[id]!) }
             if lost == "event" {
                 var expected = acknowledged[victim]!
@@ -428,4 +428,9 @@ enum JournalScanCheck {
                 && JournalTests.le32(JournalTests.crc32(header[0..<8])) == Array(header[8..<12])
         }
     }
+}
+
+/// A store's log lines, dropped: these tests read the journal, not the log.
+final class NoLog: SessionLogger {
+    func log(_ l: LogLevel, _ message: String, _ fields: [(String, LogField)]) {}
 }

@@ -1,6 +1,5 @@
 import EventLoop
 import Glibc
-import HTTPServer
 import LoaderEngine
 import Synchronization
 
@@ -217,8 +216,8 @@ extension LoaderDefinition {
 }
 
 /// `params` of a session as loader query items: strings and numbers.
-enum SessionParams {
-    static func items(_ params: [(String, JSONValue)]) throws(SessionError) -> [(name: String, value: String)] {
+package enum SessionParams {
+    package static func items(_ params: [(String, JSONValue)]) throws(SessionError) -> [(name: String, value: String)] {
         try params.map { (name, value) throws(SessionError) -> (name: String, value: String) in
             switch value {
             case .string(let s): return (name, s)
@@ -229,7 +228,7 @@ enum SessionParams {
     }
 
     /// `params` as a JSON object (the journal's records, the session's state).
-    static func write(_ params: [(String, JSONValue)], _ w: inout JSONWriter) {
+    package static func write(_ params: [(String, JSONValue)], _ w: inout JSONWriter) {
         w.beginObject()
         for (name, value) in params {
             w.key(name)

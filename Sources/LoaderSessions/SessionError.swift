@@ -28,12 +28,12 @@ public enum SessionError: Error, Sendable, Equatable {
 
 extension SessionError {
     /// The store's operations, by the ways they fail.
-    enum Operation { case create, read, watch, post, delete }
+    package enum Operation { case create, read, watch, post, delete }
 
     /// Each way `operation` can fail, one value of each case (what they
     /// carry is a placeholder): what the API's description of an operation
     /// lists, each with its status.
-    static func failures(of operation: Operation) -> [SessionError] {
+    package static func failures(of operation: Operation) -> [SessionError] {
         let found: [SessionError] = [.notFound(id: ""), .misdirected(id: "", owner: "", replica: ""), .expired(id: "", ttlSeconds: 0)]
         switch operation {
         case .create: return [.invalidParameter(""), .tooManySessions(limit: 0), .writeFailed, .unavailable("")]
@@ -47,7 +47,7 @@ extension SessionError {
     }
 
     /// When it happens, in a sentence.
-    var summary: String {
+    package var summary: String {
         switch self {
         case .notFound: "No such session."
         case .expired: "The session expired (no activity for the time-to-live)."

@@ -65,12 +65,12 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     /// ended or expired included, until its viewers' streams close).
     private let viewerCount = Atomic<Int>(0)
     private var sweeper: DispatchSourceTimer?
-    let logger: Logger
+    let logger: any SessionLogger
     public let clock: WallClock
 
     /// Opens the store: with a data directory, replays its journal (reading
     /// past damage, see `Journal.replay`) and compacts expired sessions away.
-    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: Logger,
+    public init(limits: Limits, catalog: LoaderCatalog, dataDirectory: String?, replicaName: String? = nil, logger: any SessionLogger,
                 clock: WallClock = .system) throws(JournalError) {
         self.clock = clock
         self.limits = limits
@@ -399,39 +399,16 @@ func randomToken(bytes count: Int) -> String {
 }
 
 /// Compares secrets in time that does not depend on where they differ.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+package func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     var difference: UInt8 = 0
     for i in 0..<a.count { difference |= a[i] ^ b[i] }
     return difference == 0
 }
 
-extension SessionStoreKind {
-    /// `local`: this process's memory, with the journal in `dataDir`.
-    static let local = SessionStoreKind(
-        form: "local",
-        names: { $0 == "local" },
-        validate: { c throws(ConfigurationError) in
-            if c.redisPassword != nil {
-                throw ConfigurationError("redisPassword is for a sessionStore in Redis (redis://host:port); with the local store, leave it null")
-            }
-            if c.redisSentinelPassword != nil {
-                throw ConfigurationError("redisSentinelPassword is for a sessionStore behind Sentinels (redis-sentinel://…); with the local store, leave it null")
-            }
-        },
-        open: { c, catalog, logger, clock throws(ConfigurationError) in
-            do {
-                return try LocalSessionStore(limits: c.sessionLimits, catalog: catalog, dataDirectory: c.dataDir,
-                                             replicaName: c.replicaName, logger: logger, clock: clock)
-            } catch {
-                throw ConfigurationError("dataDir: \(error); give this user a directory it can write (--data-dir, LOADERD_DATA_DIR)")
-            }
-        })
-}
-
 extension LocalSessionStore {
     /// A store in memory only: it opens no file, so it cannot fail.
-    convenience init(inMemory limits: Limits, catalog: LoaderCatalog, replicaName: String?, logger: Logger, clock: WallClock = .system) {
+    package convenience init(inMemory limits: Limits, catalog: LoaderCatalog, replicaName: String?, logger: any SessionLogger, clock: WallClock = .system) {
         do {
             try self.init(limits: limits, catalog: catalog, dataDirectory: nil, replicaName: replicaName, logger: logger, clock: clock)
         } catch {

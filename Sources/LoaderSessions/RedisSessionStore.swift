@@ -1,5 +1,4 @@
 import EventLoop
-import HTTPServer
 import LoaderEngine
 import Redis
 import Synchronization
@@ -40,7 +39,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// The loaders whose sessions take progress, as the post script reads
     /// them: made once, not on every event.
     private let progressLoaders: String
-    let logger: Logger
+    let logger: any SessionLogger
     let waitReplicas: Int
     public let clock: WallClock
     /// One for each event loop, in the loops' order.
@@ -142,7 +141,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// A command unanswered this long fails (503) and the connection is made anew.
     let commandTimeout: Double
 
-    public init(url: RedisURL, sentinel: RedisSentinel? = nil, limits: SessionLimits, catalog: LoaderCatalog, logger: Logger,
+    public init(url: RedisURL, sentinel: RedisSentinel? = nil, limits: SessionLimits, catalog: LoaderCatalog, logger: any SessionLogger,
                 waitReplicas: Int = 0, commandTimeout: Double = 1, clock: WallClock = .system, logIntervals: LogIntervals = LogIntervals()) {
         self.logIntervals = logIntervals
         self.clock = clock
@@ -680,66 +679,5 @@ struct StreamID: Comparable, Sendable {
 
     static func < (a: StreamID, b: StreamID) -> Bool {
         (a.milliseconds, a.sequence) < (b.milliseconds, b.sequence)
-    }
-}
-
-extension SessionStoreKind {
-    /// `redis://[user:password@]host:port[/db]`: sessions in Redis, served
-    /// by any replica.
-    static let redis = SessionStoreKind(
-        form: "redis://[user:password@]host:port[/db]",
-        names: { (try? RedisURL(parsing: $0)) != nil },
-        validate: { c throws(ConfigurationError) in
-            let url = try? RedisURL(parsing: c.sessionStore)
-            try validateRedis(c, name: url?.description ?? "redis", passwordInURL: url?.password != nil)
-            if c.redisSentinelPassword != nil {
-                throw ConfigurationError("redisSentinelPassword is for a sessionStore behind Sentinels (redis-sentinel://…); with \(url?.description ?? "redis"), leave it null")
-            }
-        },
-        open: { c, catalog, logger, clock throws(ConfigurationError) in
-            guard let url = c.redisURL else { throw ConfigurationError("sessionStore is not a redis:// URL") }
-            return RedisSessionStore(url: url, limits: c.sessionLimits, catalog: catalog, logger: logger,
-                                     waitReplicas: c.redisWaitReplicas, commandTimeout: c.redisTimeoutSeconds, clock: clock)
-        })
-
-    /// `redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db]`:
-    /// sessions in Redis, on the primary the Sentinels name, followed
-    /// through failovers.
-    static let redisSentinel = SessionStoreKind(
-        form: "redis-sentinel://[user:password@]host:port[,host:port…]/<primary-name>[/db]",
-        names: { (try? RedisSentinelURL(parsing: $0)) != nil },
-        validate: { c throws(ConfigurationError) in
-            let url = try? RedisSentinelURL(parsing: c.sessionStore)
-            try validateRedis(c, name: url?.description ?? "redis-sentinel", passwordInURL: url?.password != nil)
-        },
-        open: { c, catalog, logger, clock throws(ConfigurationError) in
-            guard var url = try? RedisSentinelURL(parsing: c.sessionStore) else { throw ConfigurationError("sessionStore is not a redis-sentinel:// URL") }
-            if let redisPassword = c.redisPassword { url.password = redisPassword }
-            let sentinel = RedisSentinel(url: url, sentinelPassword: c.redisSentinelPassword, timeout: c.redisTimeoutSeconds)
-            // The host is the Sentinels' to say: the first of them stands in until they do.
-            return RedisSessionStore(url: url.server(url.sentinels[0]), sentinel: sentinel, limits: c.sessionLimits, catalog: catalog,
-                                     logger: logger, waitReplicas: c.redisWaitReplicas, commandTimeout: c.redisTimeoutSeconds, clock: clock)
-        })
-
-    /// What no store in Redis takes.
-    private static func validateRedis(_ c: ServiceConfiguration, name store: String, passwordInURL: Bool) throws(ConfigurationError) {
-        if c.redisPassword != nil, passwordInURL {
-            throw ConfigurationError("the Redis password is given twice, in sessionStore and in redisPassword: keep redisPassword, and leave it out of the URL")
-        }
-        if c.dataDir != nil {
-            throw ConfigurationError("dataDir is for the local session store; with sessionStore \(store) the sessions are in Redis: leave dataDir null")
-        }
-        if c.replicaName != nil {
-            throw ConfigurationError("replicaName routes sessions to the replica that holds them; with sessionStore \(store) every replica serves every session: leave replicaName null")
-        }
-    }
-}
-
-extension ServiceConfiguration {
-    /// The Redis of `sessionStore`, with `redisPassword`; nil for another store.
-    public var redisURL: RedisURL? {
-        guard var url = try? RedisURL(parsing: sessionStore) else { return nil }
-        if let redisPassword { url.password = redisPassword }
-        return url
     }
 }
