@@ -27,15 +27,18 @@ let package = Package(
         .target(name: "Codecs"),
         // The rasteriser: frames drawn into pixels (the codecs' RGBAImage). No I/O.
         .target(name: "Raster", dependencies: ["LoaderEngine", "Codecs"]),
+        // The writers that need no HTTP: SVG, CSS, HTML, Lottie from the engine's
+        // frames and sampled loop. Apart, so that no writer can reach a request.
+        .target(name: "LoaderFormats", dependencies: ["LoaderEngine"]),
         // Session stores (memory with a journal, Redis) behind `SessionStore`:
         // they know sessions, loaders and time, never HTTP, so none can reach a request.
         .target(name: "LoaderSessions", dependencies: ["LoaderEngine", "EventLoop", "Redis"]),
         // Routes, config, metrics, OpenAPI, the session API: the HTTP application over the rest.
-        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster", "LoaderSessions"]),
+        .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster", "LoaderFormats", "LoaderSessions"]),
         // The executable: flags, config file, signals.
         .executableTarget(name: "loaderd", dependencies: ["LoaderService", "LoaderSessions", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
-        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "Codecs"]),
+        .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "LoaderFormats", "Codecs"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
         .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
         .testTarget(
@@ -50,7 +53,8 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Codecs", "LoaderEngine"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["EventLoop", "HTTPServer", "HTTPTestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "EventLoop", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderFormatsTests", dependencies: ["LoaderFormats", "LoaderEngine"]),
         .testTarget(name: "LoaderSessionsTests", dependencies: ["LoaderSessions", "LoaderEngine", "HTTPTestSupport"]),
-        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "LoaderSessions", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
+        .testTarget(name: "LoaderServiceTests", dependencies: ["LoaderService", "LoaderFormats", "LoaderSessions", "EventLoop", "HTTPServer", "LoaderEngine", "HTTPTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LoaderEngine
+import LoaderFormats
 import LoaderService
 
 /// The largest definition the limits allow, in microseconds per frame (the

@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 import LoaderService
 
 /// How close each default animation.svg is to the engine's frames.

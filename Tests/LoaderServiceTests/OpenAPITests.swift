@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTestSupport
 import LoaderEngine
+import LoaderFormats
 import Testing
 @testable import LoaderService
 

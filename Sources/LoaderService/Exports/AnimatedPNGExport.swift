@@ -1,5 +1,6 @@
 import LoaderEngine
 import Codecs
+import LoaderFormats
 import Raster
 
 /// `animation.png`: the loop as an animated PNG (APNG), full alpha, at

@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 
 /// `animation.css`: a loop as CSS keyframes and rules, with a
 /// `prefers-reduced-motion` block of the `motion=reduced` loop.

@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 
 /// `animation.html`: `animation.css` in a `<style>` and its markup, to
 /// paste into a page; `label` is the container's accessible name.

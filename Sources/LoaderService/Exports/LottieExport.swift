@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 
 /// `animation.json`: a loop as a Lottie document, for lottie-web,
 /// lottie-ios, lottie-android and rlottie.

@@ -1,5 +1,6 @@
 import LoaderEngine
 import Codecs
+import LoaderFormats
 import Raster
 
 /// `frames.png`: one frame as a PNG, at the canvas size times `dpr` pixels

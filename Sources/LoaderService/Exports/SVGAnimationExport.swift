@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 
 /// `animation.svg`: a loop as a self-contained animated SVG (SMIL), which
 /// loops in an `<img>` with no JavaScript.

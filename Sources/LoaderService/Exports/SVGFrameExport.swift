@@ -1,4 +1,5 @@
 import LoaderEngine
+import LoaderFormats
 
 /// `frames.svg`: one frame as SVG on the loader's background, the size of
 /// the canvas; what reaches past it shows (`overflow="visible"`).

@@ -1,5 +1,6 @@
 import HTTPServer
 import LoaderEngine
+import LoaderFormats
 
 extension LoaderService {
     /// A live server-sent event stream of frames: event k carries the frame

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import LoaderFormats
 import Synchronization
 
 /// Work that may take more than about a millisecond (a preview, an export

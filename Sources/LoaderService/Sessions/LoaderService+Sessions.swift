@@ -2,6 +2,7 @@ import EventLoop
 import Glibc
 import HTTPServer
 import LoaderEngine
+import LoaderFormats
 import LoaderSessions
 
 extension LoaderService {

@@ -9,10 +9,10 @@ import LoaderEngine
 /// linear tangents; frame `f` shows the engine's frame at
 /// `start + f / frameRate`. Integers are written as integers (rlottie draws
 /// nothing for `"w": 80.0`).
-enum Lottie {
+package enum Lottie {
     static let frameRate = 60.0
 
-    static func document(_ loop: SampledLoop) -> [UInt8] {
+    package static func document(_ loop: SampledLoop) -> [UInt8] {
         let width = loop.loader.width.rounded(.up), height = loop.loader.height.rounded(.up)
         var w = JSONWriter(capacity: 4096 + loop.keyframeCount * 64)
         let frames = loop.duration * frameRate

@@ -23,12 +23,20 @@ import LoaderEngine
 /// scale by `--ld-scale` about the canvas origin and the container's box
 /// grows with it, so a scaled loader takes its room and never draws over
 /// its neighbours.
-struct CSSWriter {
+package struct CSSWriter {
     let name: String
     let normal: SampledLoop
     let reduced: SampledLoop
     /// Whether the request gave `color`: `--ld-color` is then that colour, not `currentColor`.
     var colorGiven = false
+
+    /// The memberwise initialiser, for the service's exports (Swift makes it internal only).
+    package init(name: String, normal: SampledLoop, reduced: SampledLoop, colorGiven: Bool = false) {
+        self.name = name
+        self.normal = normal
+        self.reduced = reduced
+        self.colorGiven = colorGiven
+    }
 
     var prefix: String { "ld-" + name }
 
@@ -82,7 +90,7 @@ struct CSSWriter {
         }
     }
 
-    func css() -> String {
+    package func css() -> String {
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let loader = normal.loader
         let color = loader.parameters.color("color")
@@ -300,7 +308,7 @@ struct CSSWriter {
     /// A snippet to paste into a page: the style and the markup, one
     /// container named for assistive technology: a progressbar with a
     /// label and no value (a live region that never changes says nothing).
-    func html(label: String) -> String {
+    package func html(label: String) -> String {
         var out = "<style>\n" + css() + "</style>\n"
         out += "<div class=\"\(prefix)\" role=\"progressbar\" aria-label=\"\(escaped(label))\">"
         for (i, e) in elements.enumerated() {

@@ -8,7 +8,7 @@ import LoaderEngine
 public enum SVG {
     /// One frame; its size and viewBox are the canvas, and what reaches
     /// past it shows (`overflow="visible"`).
-    static func frame(_ frame: Frame, background: RGBColor?) -> [UInt8] {
+    package static func frame(_ frame: Frame, background: RGBColor?) -> [UInt8] {
         var out = header(width: frame.width, height: frame.height, background: background)
         for e in frame.elements {
             switch e.shape {
