@@ -41,12 +41,13 @@ let package = Package(
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "LoaderFormats", "Codecs"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
         .executableTarget(name: "loaderd-loadgen", dependencies: ["CLinux"]),
+        // Each module's tests are its own target, built and run apart.
         .testTarget(
             name: "LoaderEngineTests",
             dependencies: ["LoaderEngine"],
             exclude: ["Fixtures"]
         ),
-        // A blocking socket client and polling helpers shared by the live tests.
+        // A blocking socket client, polling helpers and a directory clean-up shared by the tests.
         .target(name: "HTTPTestSupport", dependencies: ["EventLoop", "HTTPServer"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs"]),
