@@ -54,6 +54,9 @@ final class Connection: Selectable, StreamSink {
     let arrivedWhileShuttingDown: Bool
     /// Counted among the connections the drain waits for (`ServerCore`).
     var countedInDrain = false
+    /// A deferred answer's start is running: an answer it gives at once
+    /// is taken by the parsing loop that dispatched it, which goes on.
+    private var startingDeferred = false
 
     convenience init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
         try self.init(transport: .socket(fd: fd, registration: nil), loop: loop, server: server, peer: peer)
@@ -250,19 +253,32 @@ final class Connection: Selectable, StreamSink {
             if server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
             let promise = ResponsePromise(loop: loop) { [weak self] response in
-                guard let self, case .awaitingAnswer(_, let thenClose) = self.state else { return }
-                if response.status == .clientClosedRequest {
-                    self.server.requestCompleted()
-                    return self.close()
-                }
-                self.state = thenClose ? .closing : .open
-                self.send(response, for: request)
-                self.resumeInput()
-                self.flush()
+                self?.answer(response, for: request)
             }
             state = .awaitingAnswer(promise, thenClose: false)
+            let outer = startingDeferred
+            startingDeferred = true
             start(promise)
+            startingDeferred = outer
         }
+    }
+
+    /// A deferred answer has come, on the loop (from a task, or at once
+    /// when it was given on the loop: no wake then).
+    private func answer(_ response: HTTPResponse, for request: HTTPRequest) {
+        guard case .awaitingAnswer(_, let thenClose) = state else { return }
+        if response.status == .clientClosedRequest {
+            server.requestCompleted()
+            return close()
+        }
+        state = thenClose ? .closing : .open
+        send(response, for: request)
+        // Given during its own start: the parsing loop that dispatched it
+        // takes the requests behind it and flushes. Taking them here would
+        // parse again the input that loop is parsing.
+        if startingDeferred { return }
+        resumeInput()
+        flush()
     }
 
     /// Answers a request that could not be parsed, then closes.
