@@ -11,6 +11,7 @@ package protocol Selectable: AnyObject {
 /// One thread driving an epoll set: sockets, timers, and tasks handed over
 /// from other threads. Everything registered with a loop is touched only on
 /// its thread; `execute` is the way in from elsewhere.
+// unchecked: slots, timers and hooks are touched only on the loop thread (checked by `preconditionInLoop`); `tasks` is locked.
 public final class EventLoop: @unchecked Sendable {
     public let index: Int
     let epoll: Int32
@@ -22,7 +23,14 @@ public final class EventLoop: @unchecked Sendable {
     private var timers = TimerHeap()
     private var stopping = false
     private var thread: pthread_t?
-    private var runningThread: pthread_t? = nil
+    /// The thread that runs the loop (0 until it runs). Atomic, so that any
+    /// thread may ask `inLoop`: only the loop thread can find its own id here.
+    private let owner = Atomic<UInt>(0)
+    /// A task was handed over from the loop thread itself, with no wake:
+    /// the loop must not sleep before running it.
+    private var tasksQueuedOnLoop = false
+    /// Wakes written to the eventfd (one per `execute` from another thread).
+    package let wakes = Atomic<Int>(0)
     private static let wakeSlot: UInt64 = UInt64.max
     /// Called on the loop thread each `tickInterval` (timeouts, the Date header).
     package var onTick: (() -> Void)?
@@ -50,14 +58,23 @@ public final class EventLoop: @unchecked Sendable {
         close(epoll)
     }
 
-    /// Whether the caller runs on this loop's thread.
-    public var inLoop: Bool { runningThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    /// Whether the caller runs on this loop's thread (a thread-id compare).
+    public var inLoop: Bool { owner.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Traps in debug builds when called off the loop thread (NIO's
-    /// `assertInEventLoop`): for state that only the loop may touch.
+    /// `assertInEventLoop`): for the hot paths of state that only the loop
+    /// may touch, whose entry points check in release too.
     @inlinable
     public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
         assert(inLoop, "called off its event loop", file: file, line: line)
+    }
+
+    /// Traps in every build when called off the loop thread (NIO's
+    /// `preconditionInEventLoop`): timers, registration, loop-bound values.
+    /// A race there corrupts the loop's heap or epoll set, far from its cause.
+    @inlinable
+    public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(inLoop, "called off its event loop", file: file, line: line)
     }
 
     /// The loop's clock (monotonic ns): the real one, or an embedded loop's.
@@ -73,8 +90,15 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Tasks and timers
 
     /// Runs `task` on the loop thread (soon, in order), from any thread.
+    /// From the loop itself it is only queued: the loop runs its tasks
+    /// before it sleeps again, so an eventfd wake would be a wasted syscall.
     public func execute(_ task: @escaping @Sendable () -> Void) {
         tasks.withLock { $0.append(task) }
+        if inLoop {
+            tasksQueuedOnLoop = true
+            return
+        }
+        wakes.add(1, ordering: .relaxed)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
@@ -82,6 +106,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `task` on the loop thread at `deadline` (monotonic ns). Loop thread only.
     @discardableResult
     public func schedule(at deadline: UInt64, _ task: @escaping () -> Void) -> TimerHandle {
+        preconditionInLoop()
         let handle = TimerHandle(task: task)
         arm(handle, at: deadline)
         return handle
@@ -91,6 +116,7 @@ public final class EventLoop: @unchecked Sendable {
     /// per arming; re-arm it, from its own `fire` or later, for the next
     /// time. It must not be armed already. Loop thread only.
     public func arm(_ timer: LoopTimer, at deadline: UInt64) {
+        preconditionInLoop()
         precondition(!timer.isInHeap, "a timer armed while it still waits")
         timer.deadline = deadline
         timer.isCancelled = false
@@ -106,6 +132,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Registration (loop thread)
 
     package func register(_ fd: Int32, _ handler: Selectable, events: UInt32) throws -> Registration {
+        preconditionInLoop()
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -130,6 +157,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     package func modify(_ registration: Registration, events: UInt32) {
+        preconditionInLoop()  // beside an epoll_ctl, the compare costs nothing
         var event = epoll_event()
         event.events = events
         event.data.u64 = registration.token
@@ -137,6 +165,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     package func deregister(_ registration: Registration) {
+        preconditionInLoop()
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, registration.fd, nil)
         guard registration.slot < slots.count, generations[registration.slot] == registration.generation else { return }
         generations[registration.slot] &+= 1  // events already fetched for this slot are now stale
@@ -186,7 +215,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        runningThread = pthread_self()
+        owner.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         nextTick = monotonicNanoseconds() &+ tickInterval
         while !stopping {
@@ -194,7 +223,8 @@ public final class EventLoop: @unchecked Sendable {
             var wake = nextTick
             if let next = timers.nextDeadline, next < wake { wake = next }
             // epoll_wait counts milliseconds: round up so that timers never fire early.
-            let timeout = wake <= now ? 0 : Int32(min((wake - now + 999_999) / 1_000_000, 60_000))
+            // A task queued on the loop itself sent no wake: do not sleep on it.
+            let timeout = wake <= now || tasksQueuedOnLoop ? 0 : Int32(min((wake - now + 999_999) / 1_000_000, 60_000))
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
             lastWake = monotonicNanoseconds()
             if n > 0 {
@@ -234,6 +264,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     package func runTasks() {
+        tasksQueuedOnLoop = false  // what is queued now is taken below
         let pending = tasks.withLock { queue -> [@Sendable () -> Void] in
             let taken = queue
             queue.removeAll(keepingCapacity: true)
@@ -265,7 +296,7 @@ extension EventLoop {
     public static func embedded(index: Int = 0) -> EventLoop {
         // epoll and an eventfd are always available; failing here is a broken host.
         let loop = try! EventLoop(index: index)
-        loop.runningThread = pthread_self()
+        loop.owner.store(UInt(pthread_self()), ordering: .relaxed)
         loop.manualNow = 1_000_000_000_000
         loop.nextTick = loop.now &+ loop.tickInterval
         return loop
@@ -274,7 +305,7 @@ extension EventLoop {
     /// Runs the tasks handed over with `execute`, then the timers due now
     /// (and the tick, when one is due).
     public func runPending() {
-        assertInLoop()
+        preconditionInLoop()
         runTasks()
         fireTimers(dueBy: now, afterEach: runTasks)
         tickIfDue()
@@ -304,6 +335,11 @@ extension EventLoop {
     /// thread (a deferred answer), then runs what came. True if one came.
     @discardableResult
     public func waitForTasks(upToNanoseconds nanoseconds: UInt64) -> Bool {
+        // Tasks queued from the loop's own thread sent no wake.
+        if hasTasks {
+            runPending()
+            return true
+        }
         var poll = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
         let ms = Int32(min(nanoseconds / 1_000_000, 60_000))
         guard Glibc.poll(&poll, 1, ms) > 0 else { return false }

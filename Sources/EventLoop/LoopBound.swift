@@ -1,8 +1,10 @@
 /// A value that belongs to one event loop (SwiftNIO's `NIOLoopBound`): it
 /// may be handed to a `@Sendable` closure that runs on that loop later (a
 /// stream's start, a timer), but it is read and changed only on its loop,
-/// which every access asserts. The one place such state is declared
-/// `Sendable`; the check replaces a comment saying "loop thread only".
+/// which every access checks, in release builds too (a thread-id compare).
+/// The one place such state is declared `Sendable`; the check replaces a
+/// comment saying "loop thread only".
+// unchecked: `stored` is touched only on `loop`, which every access checks.
 public struct LoopBound<Value>: @unchecked Sendable {
     public let loop: EventLoop
     private var stored: Value
@@ -16,11 +18,11 @@ public struct LoopBound<Value>: @unchecked Sendable {
 
     public var value: Value {
         get {
-            loop.assertInLoop()
+            loop.preconditionInLoop()
             return stored
         }
         set {
-            loop.assertInLoop()
+            loop.preconditionInLoop()
             stored = newValue
         }
     }

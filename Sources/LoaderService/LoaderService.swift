@@ -7,7 +7,7 @@ import Synchronization
 /// The HTTP API of loaderd: the glue between the frame engine and the
 /// server. Every request passes the middleware (`respond`), then the
 /// router, which calls the handler of its entry in `endpoints`.
-public final class LoaderService: HTTPResponder, @unchecked Sendable {
+public final class LoaderService: HTTPResponder, Sendable {
     /// The version, in `/version`, `/openapi.json` and `--version` (the
     /// changelog and the image's label are kept in step by tests).
     public static let version = "0.1.0"
@@ -39,8 +39,10 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     let sessionCreation: RateLimiter
     /// Watched sessions' stream frames, each made once for every viewer.
     let sessionFrameCache = SessionFrameCache()
-    /// Set once before the server starts.
-    private(set) weak var server: HTTPServer?
+    /// Set once before the server starts; locked, as every loop reads it.
+    private let attached = Mutex(Attached())
+    private struct Attached { weak var server: HTTPServer? }
+    var server: HTTPServer? { attached.withLock { $0.server } }
 
     /// `sessions` defaults to an in-memory store with the configured limits.
     public init(configuration: ServiceConfiguration, catalog: LoaderCatalog = .standard, logger: Logger? = nil,
@@ -77,7 +79,7 @@ public final class LoaderService: HTTPResponder, @unchecked Sendable {
     }
 
     /// Connects the service to the server that runs it (metrics, readiness).
-    public func attach(to server: HTTPServer) { self.server = server }
+    public func attach(to server: HTTPServer) { attached.withLock { $0.server = server } }
 
     /// Readiness off: `/readyz` answers 503 (shutting down), a moment
     /// before the server's drain begins.

@@ -25,6 +25,7 @@ import Synchronization
 /// the channels it subscribes to. Subscribe to one channel a command, so
 /// that each command has one reply; subscriptions end with the connection,
 /// and `onConnect` is the place to make them again.
+// unchecked: all but `connected` is touched only on `loop`; `send` from elsewhere goes through `execute`.
 public final class RedisConnection: Selectable, @unchecked Sendable {
     public typealias Reply = @Sendable (Result<RESPValue, RedisError>) -> Void
     public typealias Message = @Sendable (_ channel: String, _ payload: [UInt8]) -> Void

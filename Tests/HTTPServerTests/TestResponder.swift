@@ -67,6 +67,13 @@ struct TestResponder: HTTPResponder {
                 }
             }
         })
+        // Deferred answers given on the connection's own loop: during their
+        // start, and later from a timer (as a Redis reply comes).
+        router.add(.GET, "/deferred/now", { _, _ in .deferred { promise in promise.succeed(.text(.ok, "now")) } })
+        router.add(.GET, "/deferred/timer", { _, context in
+            let loop = context.loop
+            return .deferred { promise in loop.schedule(afterNanoseconds: 0) { promise.succeed(.text(.ok, "timer")) } }
+        })
         // Work that looks every millisecond whether its client is still there.
         router.add(.GET, "/patient", { request, _ in
             let ms = Int(request.queryValue("ms") ?? "50") ?? 50
@@ -149,4 +156,6 @@ final class TestServer {
     }
 
     var openConnections: Int { live?.openConnections ?? embedded!.openConnections }
+    /// Eventfd wakes of the server's loops so far.
+    var wakes: Int { (live?.loops ?? [embedded!.loop]).reduce(0) { $0 + $1.wakes.load(ordering: .relaxed) } }
 }

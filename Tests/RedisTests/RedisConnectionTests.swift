@@ -262,15 +262,15 @@ extension RedisConnectionTests {
         try withRedis { redis, loop in
             let c = RedisConnection(url: try RedisURL(parsing: redis.url), loop: loop)
             guard case .success(.integer(let id))? = call(c, ["CLIENT", "ID"]) else { Issue.record("no client id"); return }
-            nonisolated(unsafe) let admin = try TestClient(port: redis.port)  // used on the loop only, inside the callback
+            let admin = LoopBound(try TestClient(port: redis.port), loop: loop)  // used inside the callback, on the loop
             let answered = Atomic<Bool>(false)
             let droppedInside = Atomic<Bool>(false)
             let done = Atomic<Bool>(false)
             c.send(["PING"]) { r in
                 if case .success = r { answered.store(true, ordering: .relaxed) }
                 // Another client has Redis close this connection now…
-                admin.send("CLIENT KILL ID \(id)\r\n")
-                _ = admin.read(until: "\r\n")
+                admin.value.send("CLIENT KILL ID \(id)\r\n")
+                _ = admin.value.read(until: "\r\n")
                 // …and this callback's own commands find it gone.
                 let deadline = monotonicNanoseconds() + 2_000_000_000
                 while c.isConnected && monotonicNanoseconds() < deadline {

@@ -7,17 +7,14 @@ import Glibc
 /// answers of one read burst leave in one `sendmsg`), and keeps its output
 /// bounded by watermarks.
 final class Connection: Selectable, StreamSink {
-    let fd: Int32
     let loop: EventLoop
     let server: ServerCore
     /// Its loop's share of the server (scratch buffer, caches, counts).
     private let loopState: ServerCore.LoopState
     let peer: SocketAddress?
-    /// The socket's place in the loop's epoll set (nil when embedded).
-    private var registration: Registration?
-    /// An embedded connection's client, in memory, in place of a socket
-    /// (`EmbeddedServer`): every system call below goes to it instead.
-    private let embedded: EmbeddedClient?
+    /// A socket, or an embedded client in memory (`EmbeddedServer`): every
+    /// system call below goes to it.
+    private var transport: ConnectionTransport
     private var parser: HTTPRequestParser
 
     // Input is read into the loop's scratch buffer; only the bytes of a
@@ -57,21 +54,22 @@ final class Connection: Selectable, StreamSink {
     let arrivedWhileShuttingDown: Bool
     /// Counted among the connections the drain waits for (`ServerCore`).
     var countedInDrain = false
+    /// A deferred answer's start is running: an answer it gives at once
+    /// is taken by the parsing loop that dispatched it, which goes on.
+    private var startingDeferred = false
 
     convenience init(fd: Int32, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
-        self.init(fd: fd, embedded: nil, loop: loop, server: server, peer: peer)
-        registration = try loop.register(fd, self, events: registeredEvents)
+        try self.init(transport: .socket(fd: fd, registration: nil), loop: loop, server: server, peer: peer)
     }
 
     /// A connection whose client is `client`, in memory, on an embedded loop.
     convenience init(embedded client: EmbeddedClient, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
-        self.init(fd: -1, embedded: client, loop: loop, server: server, peer: peer)
-        client.interest = registeredEvents
+        // An embedded client's registration cannot fail.
+        try! self.init(transport: .embedded(client), loop: loop, server: server, peer: peer)
     }
 
-    private init(fd: Int32, embedded: EmbeddedClient?, loop: EventLoop, server: ServerCore, peer: SocketAddress?) {
-        self.fd = fd
-        self.embedded = embedded
+    private init(transport: ConnectionTransport, loop: EventLoop, server: ServerCore, peer: SocketAddress?) throws {
+        self.transport = transport
         self.loop = loop
         self.server = server
         self.loopState = server.loopStates[loop.index]
@@ -80,6 +78,7 @@ final class Connection: Selectable, StreamSink {
         arrivedWhileShuttingDown = server.isShuttingDown
         lastActivity = loop.now
         lastWriteProgress = lastActivity
+        try self.transport.register(self, on: loop, events: registeredEvents)
     }
 
     // MARK: Events
@@ -97,7 +96,7 @@ final class Connection: Selectable, StreamSink {
 
     private func readAvailable() {
         let scratch = loopState.scratch
-        let n = embedded?.read(into: scratch) ?? read(fd, scratch.baseAddress, scratch.count)
+        let n = transport.read(into: scratch)
         if n >= 0 && isIdleListed { loopState.removeIdle(self) }
         if case .lingering(let since, let dropped) = state {
             // Dropped unread, until the client closes or sends more than is worth reading.
@@ -244,7 +243,7 @@ final class Connection: Selectable, StreamSink {
                 server.requestCompleted()
                 return
             }
-            if embedded == nil { Socket.setOption(fd, SOL_SOCKET, SO_SNDBUF, Int32(server.configuration.streamSendBufferBytes)) }
+            transport.setStreamSendBuffer(bytes: server.configuration.streamSendBufferBytes)
             let writer = StreamWriter(loop: loop, sink: self)
             state = .streaming(writer, ending: closing)
             server.streamOpened()
@@ -254,19 +253,32 @@ final class Connection: Selectable, StreamSink {
             if server.isShuttingDown { writer.shutdown() }
         case .deferred(let start):
             let promise = ResponsePromise(loop: loop) { [weak self] response in
-                guard let self, case .awaitingAnswer(_, let thenClose) = self.state else { return }
-                if response.status == .clientClosedRequest {
-                    self.server.requestCompleted()
-                    return self.close()
-                }
-                self.state = thenClose ? .closing : .open
-                self.send(response, for: request)
-                self.resumeInput()
-                self.flush()
+                self?.answer(response, for: request)
             }
             state = .awaitingAnswer(promise, thenClose: false)
+            let outer = startingDeferred
+            startingDeferred = true
             start(promise)
+            startingDeferred = outer
         }
+    }
+
+    /// A deferred answer has come, on the loop (from a task, or at once
+    /// when it was given on the loop: no wake then).
+    private func answer(_ response: HTTPResponse, for request: HTTPRequest) {
+        guard case .awaitingAnswer(_, let thenClose) = state else { return }
+        if response.status == .clientClosedRequest {
+            server.requestCompleted()
+            return close()
+        }
+        state = thenClose ? .closing : .open
+        send(response, for: request)
+        // Given during its own start: the parsing loop that dispatched it
+        // takes the requests behind it and flushes. Taking them here would
+        // parse again the input that loop is parsing.
+        if startingDeferred { return }
+        resumeInput()
+        flush()
     }
 
     /// Answers a request that could not be parsed, then closes.
@@ -301,7 +313,7 @@ final class Connection: Selectable, StreamSink {
             flush()
             return
         }
-        let n = bytes.withUnsafeBytes { embedded?.send($0) ?? Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let n = bytes.withUnsafeBytes { transport.send($0) }
         if n == bytes.count {
             lastWriteProgress = loop.wakeTime
             return
@@ -355,23 +367,7 @@ final class Connection: Selectable, StreamSink {
     /// One `sendmsg` over up to 64 queued chunks: bytes written, 0 when the
     /// socket is full, -1 on error.
     private func writeGathered() -> Int {
-        output.withIOVecs(limit: 64) { iov -> Int in
-            if let embedded {
-                let n = embedded.send(UnsafeBufferPointer(iov))
-                return n >= 0 ? n : errno == EAGAIN ? 0 : -1
-            }
-            var message = msghdr()
-            message.msg_iov = iov.baseAddress
-            message.msg_iovlen = iov.count
-            while true {
-                let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
-                if n >= 0 { return n }
-                let e = errno
-                if e == EINTR { continue }
-                if e == EAGAIN || e == EWOULDBLOCK { return 0 }
-                return -1
-            }
-        }
+        output.withIOVecs(limit: 64) { transport.send(gathering: $0) }
     }
 
     /// Takes requests that waited (behind a deferred answer or full output).
@@ -397,8 +393,8 @@ final class Connection: Selectable, StreamSink {
     /// Closes once the answer is written; after a request that broke the
     /// rules while the client may still be sending, lingers first.
     private func closeOrLinger() {
-        guard lingers, embedded == nil, input != .ended, case .closing = state else { return close() }
-        Glibc.shutdown(fd, Int32(SHUT_WR))
+        guard lingers, transport.canLinger, input != .ended, case .closing = state else { return close() }
+        transport.shutdownWrite()
         state = .lingering(since: loop.wakeTime, dropped: 0)
         input = .reading
         updateInterest()
@@ -410,11 +406,7 @@ final class Connection: Selectable, StreamSink {
     func closeIfIdle() -> Bool {
         loop.assertInLoop()
         loopState.removeIdle(self)
-        guard isBetweenRequests else { return false }
-        if embedded == nil {
-            var byte: UInt8 = 0
-            if recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0 { return false }
-        }
+        guard isBetweenRequests, !transport.hasUnreadBytes else { return false }
         close()
         return true
     }
@@ -431,8 +423,7 @@ final class Connection: Selectable, StreamSink {
         if input == .reading { events |= CLINUX_EPOLLIN | CLINUX_EPOLLRDHUP }
         if !output.isEmpty { events |= CLINUX_EPOLLOUT }
         guard events != registeredEvents else { return }
-        if let registration { loop.modify(registration, events: events) }
-        embedded?.interest = events
+        transport.setInterest(events, on: loop)
         registeredEvents = events
     }
 
@@ -496,9 +487,7 @@ final class Connection: Selectable, StreamSink {
     /// Part of a request is here, or bytes wait unread in the socket.
     private var isRequestArriving: Bool {
         if !pendingInput.isEmpty || parser.isMidRequest || requestStartedAt != nil { return true }
-        guard embedded == nil, input == .reading else { return false }
-        var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+        return input == .reading && transport.hasUnreadBytes
     }
 
     func close() {
@@ -506,8 +495,7 @@ final class Connection: Selectable, StreamSink {
         let previous = state
         if case .closed = previous { return }
         state = .closed
-        if let registration { loop.deregister(registration) }
-        if let embedded { embedded.serverClosedConnection() } else { Glibc.close(fd) }
+        transport.close(on: loop)
         loopState.queuedOutput -= output.bytes
         output.removeAll()
         switch previous {

@@ -163,8 +163,10 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// Completes a deferred response from any thread, once.
-public final class ResponsePromise: @unchecked Sendable {
+/// Completes a deferred response from any thread, once. Completed on its
+/// connection's loop (a Redis reply, a timer), the answer is taken at once;
+/// from another thread, it is handed to the loop (one eventfd wake).
+public final class ResponsePromise: Sendable {
     private let deliver: @Sendable (HTTPResponse) -> Void
     private let done = Synchronization.Atomic<Bool>(false)
     /// Shared with the promises mapped from this one: the client is one.
@@ -175,10 +177,11 @@ public final class ResponsePromise: @unchecked Sendable {
     }
 
     init(loop: EventLoop, complete: @escaping (HTTPResponse) -> Void) {
-        let box = UncheckedBox(value: complete)
+        // The connection's own closure: used only on its loop, which `LoopBound` checks.
+        let box = LoopBound(complete, loop: loop)
         deliver = { response in
-            let item = UncheckedBox(value: (box.value, response))
-            loop.execute { item.value.0(item.value.1) }
+            if loop.inLoop { return box.value(response) }
+            loop.execute { box.value(response) }
         }
         left = Departure()
     }
@@ -207,10 +210,4 @@ public final class ResponsePromise: @unchecked Sendable {
     public func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> ResponsePromise {
         ResponsePromise(left: left) { [self] response in succeed(transform(response)) }
     }
-}
-
-/// Carries a value that is only touched on one loop across `execute`.
-package struct UncheckedBox<T>: @unchecked Sendable {
-    package let value: T
-    package init(value: T) { self.value = value }
 }

@@ -2,18 +2,25 @@ import CLinux
 import Dispatch
 import EventLoop
 import Glibc
+import Synchronization
 
 /// An HTTP/1.1 server: listeners, a fixed set of epoll event loops, and
 /// connections spread over them. No thread per connection.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let core: ServerCore
     public let loops: [EventLoop]
-    private var listeners: [Listener] = []
-    private var nextLoop = 0
-    /// The loops run (`start` got that far): only then can they be asked
-    /// to do anything at shutdown.
-    private var loopsStarted = false
+    /// Changed only by `start` and `shutdown`; locked, since metrics and
+    /// tests ask for the addresses from any thread.
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var listeners: [Listener] = []
+        /// The loops run (`start` got that far): only then can they be
+        /// asked to do anything at shutdown.
+        var loopsStarted = false
+    }
+    private var listeners: [Listener] { lifecycle.withLock { $0.listeners } }
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) throws {
         self.configuration = configuration
@@ -44,13 +51,13 @@ public final class HTTPServer: @unchecked Sendable {
         for host in configuration.hosts {
             let listener = try Listener(address: try SocketAddress(host: host, port: port), backlog: configuration.backlog, server: self)
             if port == 0 { port = listener.address.port }  // every host on the same port
-            listeners.append(listener)
+            lifecycle.withLock { $0.listeners.append(listener) }
         }
         for loop in loops {
             core.attach(to: loop)
             try loop.start()
         }
-        loopsStarted = true
+        lifecycle.withLock { $0.loopsStarted = true }
         for loop in loops {
             let listeners = self.listeners
             let state = core.loopStates[loop.index]
@@ -231,10 +238,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// and the loops stop. Blocks until done; call it off the loops.
     public func shutdown(gracePeriod nanoseconds: UInt64 = 10_000_000_000) {
         guard !core.isShuttingDown else { return }
-        guard loopsStarted else {
+        guard lifecycle.withLock({ $0.loopsStarted }) else {
             core.beginShutdown()
-            for l in listeners { Glibc.close(l.fd) }
-            listeners.removeAll()
+            for l in lifecycle.withLock({ $0.listeners.take() }) { Glibc.close(l.fd) }
             return
         }
         let deadline = monotonicNanoseconds() &+ nanoseconds
@@ -274,8 +280,15 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         for _ in loops { done.wait() }
-        for l in listeners { Glibc.close(l.fd) }
-        listeners.removeAll()
+        for l in lifecycle.withLock({ $0.listeners.take() }) { Glibc.close(l.fd) }
+    }
+}
+
+extension Array {
+    /// The elements, leaving the array empty.
+    fileprivate mutating func take() -> Self {
+        defer { removeAll() }
+        return self
     }
 }
 

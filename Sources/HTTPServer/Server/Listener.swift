@@ -5,7 +5,7 @@ import Glibc
 /// A listening socket, watched by every loop (EPOLLEXCLUSIVE: the kernel
 /// wakes one loop per new connection).
 /// Used only on the loops (registration, accept) after `start`.
-final class Listener: Selectable, @unchecked Sendable {
+final class Listener: Selectable, Sendable {
     let fd: Int32
     let address: SocketAddress
     unowned let server: HTTPServer

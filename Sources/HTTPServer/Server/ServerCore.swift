@@ -3,7 +3,7 @@ import EventLoop
 import Synchronization
 
 /// What every connection shares: configuration, the responder, counters.
-final class ServerCore: @unchecked Sendable {
+final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let maxBufferedRequestBytes: Int
@@ -41,6 +41,7 @@ final class ServerCore: @unchecked Sendable {
     /// Per loop: its connections and its Date header (touched only on that loop).
     let loopStates: [LoopState]
 
+    // unchecked: all but the atomics is touched only on its own loop (connections, scratch, caches).
     final class LoopState: @unchecked Sendable {
         var connections: [ObjectIdentifier: Connection] = [:]
         /// Where every connection of the loop reads (one read at a time).
@@ -65,6 +66,10 @@ final class ServerCore: @unchecked Sendable {
         /// When the head became idle (`.max`: none), for the accepting loop
         /// to find the loop whose idle connection is oldest.
         let oldestIdleSince = Atomic<UInt64>(.max)
+        /// Loop 0's only: when it last gave memory back, and the most
+        /// connections seen since (`releaseMemoryAfterDrops`).
+        var lastTrim: UInt64 = 0
+        var peakSinceTrim = 0
 
         func appendIdle(_ c: Connection, now: UInt64) {
             guard !c.isIdleListed else { return }
@@ -124,7 +129,7 @@ final class ServerCore: @unchecked Sendable {
             let now = loop.now
             for connection in Array(state.connections.values) { connection.checkTimeouts(now: now) }
             shedStalledClients(on: loop, now: now)
-            if loop.index == 0 { releaseMemoryAfterDrops(now: now) }
+            if loop.index == 0 { releaseMemoryAfterDrops(state, now: now) }
         }
         loop.onStop = {
             for connection in Array(state.connections.values) { connection.close() }
@@ -261,18 +266,16 @@ final class ServerCore: @unchecked Sendable {
 
     /// Gives freed heap back to the system (glibc keeps it otherwise) once
     /// many connections have closed: after a burst, RSS returns to where it
-    /// was. At most every 2 s, from loop 0's tick.
-    private var lastTrim: UInt64 = 0
-    /// The most connections seen since the last trim (a drop spread over
-    /// several ticks still counts).
-    private var peakSinceTrim = 0
-    func releaseMemoryAfterDrops(now: UInt64) {
+    /// was. At most every 2 s, from loop 0's tick, with loop 0's state.
+    /// The peak is the most connections seen since the last trim (a drop
+    /// spread over several ticks still counts).
+    func releaseMemoryAfterDrops(_ state: LoopState, now: UInt64) {
         let open = openConnections.load(ordering: .relaxed)
-        peakSinceTrim = max(peakSinceTrim, open)
-        guard now &- lastTrim > 2_000_000_000, peakSinceTrim - open >= 64 else { return }
+        state.peakSinceTrim = max(state.peakSinceTrim, open)
+        guard now &- state.lastTrim > 2_000_000_000, state.peakSinceTrim - open >= 64 else { return }
         _ = clinux_malloc_trim()
-        peakSinceTrim = open
-        lastTrim = now
+        state.peakSinceTrim = open
+        state.lastTrim = now
     }
 
     /// Output queued for every client, over all loops (any thread).

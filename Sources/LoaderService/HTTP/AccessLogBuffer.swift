@@ -7,7 +7,8 @@ import Synchronization
 /// the buffer out every 100 ms, or as a batch once it passes 64 KiB. The
 /// lines are the logger's (`time`, `level`, `msg`, then the request's fields),
 /// their strings escaped and numbers written by the same `JSONWriter`.
-final class AccessLogBuffer: @unchecked Sendable {  // `lines` is locked; the rest is the loop's
+// unchecked: `lines` is locked; `prefix` and `second` are touched only by its loop's `record`.
+final class AccessLogBuffer: @unchecked Sendable {
     /// Weak: the logger keeps its buffers (to drain them).
     private weak var logger: Logger?
     private let lines = Mutex<[UInt8]>([])

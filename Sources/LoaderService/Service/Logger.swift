@@ -8,26 +8,30 @@ import Synchronization
 /// least every 100 ms by the logger's own thread (warnings and errors at
 /// once), so that a busy event loop makes no system call for them; each
 /// loop's access log (`AccessLogBuffer`) is written the same way.
-public final class Logger: SessionLogger, @unchecked Sendable {  // the timer is only resumed and cancelled
+public final class Logger: SessionLogger, Sendable {
     public let level: LogLevel
     private let buffer = Mutex<[UInt8]>([])
     private let accessLogs = Mutex<[AccessLogBuffer]>([])
     private let fd: Int32
     /// Every write happens here, in order.
     private let queue = DispatchQueue(label: "loaderd.log")
-    private let timer: DispatchSourceTimer
+    /// Locked only to be Sendable: it is touched at start and at the end.
+    private let timer: Mutex<any DispatchSourceTimer>
 
     public init(level: LogLevel, fd: Int32 = STDOUT_FILENO) {
         self.level = level
         self.fd = fd
-        timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.drain() }
-        timer.resume()
+        self.timer = Mutex(timer)
+        self.timer.withLock { timer in
+            timer.setEventHandler { [weak self] in self?.drain() }
+            timer.resume()
+        }
     }
 
     deinit {
-        timer.cancel()
+        timer.withLock { $0.cancel() }
         // Not `queue.sync`: the last reference may go on the queue itself (the
         // timer's handler). A batch still queued holds `self`, so none is left.
         drain()
