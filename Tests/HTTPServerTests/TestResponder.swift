@@ -117,16 +117,7 @@ func startServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     return (server, probe)
 }
 
-/// How a test reaches the server: a socket on 127.0.0.1, or an
-/// `EmbeddedServer` on the test's own thread. A test body taking a
-/// `Transport` runs the same bytes both ways (Hummingbird's `.live` and
-/// `.router` test modes).
-enum Transport: String, CaseIterable, CustomStringConvertible, Sendable {
-    case embedded, live
-    var description: String { rawValue }
-}
-
-/// A server of `TestResponder` reached over a `Transport`.
+/// A server of `TestResponder` reached over a `Transport` (HTTPTestSupport's).
 final class TestServer {
     let probe = Probe()
     private let live: HTTPServer?

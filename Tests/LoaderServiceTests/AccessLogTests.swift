@@ -104,9 +104,10 @@ struct AccessLogTests {
         }
     }
 
-    @Test func anAnswerThatIsAnErrorIsLoggedToo() throws {
+    @Test(arguments: Transport.allCases)
+    func anAnswerThatIsAnErrorIsLoggedToo(_ transport: Transport) throws {
         let lines = try withLogFile { logger in
-            let app = TestApp({ $0.logLevel = .info }, logger: logger)
+            let app = try TestApp(transport, { $0.logLevel = .info }, logger: logger)
             let response = try get(app, "/no%22such%5Cthing%0A%01")
             #expect(response.status == 404)
         }

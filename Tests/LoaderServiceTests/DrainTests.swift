@@ -74,8 +74,9 @@ struct ServiceDrainTests {
     /// A Redis that cannot be reached (a port nothing listens on): named
     /// under `unavailable`, without its address; `/readyz` stays 200
     /// unless `readinessFollowsSessionStore`; frames work either way.
-    @Test func readinessNamesAnUnreachableSessionStore() throws {
-        let local = try get(TestApp(), "/readyz")
+    @Test(arguments: Transport.allCases)
+    func readinessNamesAnUnreachableSessionStore(_ transport: Transport) throws {
+        let local = try get(TestApp(transport), "/readyz")
         #expect(local.status == 200)
         let fine = try JSONDecoder().decode(Readiness.self, from: Data(local.body))
         #expect(fine.status == "ready" && fine.unavailable.isEmpty)
@@ -87,7 +88,7 @@ struct ServiceDrainTests {
             let store = RedisSessionStore(url: try RedisURL(parsing: "redis://127.0.0.1:\(port)"), limits: SessionLimits(), catalog: .standard,
                                           logger: Logger(level: .off))
             store.start(on: [loop])
-            let app = TestApp({ $0.readinessFollowsSessionStore = follows }, sessions: store)
+            let app = try TestApp(transport, { $0.readinessFollowsSessionStore = follows }, sessions: store)
             let r = try get(app, "/readyz")
             #expect(r.status == (follows ? 503 : 200), "follows \(follows)")
             let readiness = try JSONDecoder().decode(Readiness.self, from: Data(r.body))

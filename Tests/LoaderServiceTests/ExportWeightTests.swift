@@ -51,8 +51,9 @@ struct ExportWeightTests {
     }
 
     /// `/openapi.json` declares the header on the pictures of frames only.
-    @Test func theFrameRateIsDeclared() throws {
-        let doc = try JSONValue.parse(get(TestApp(), "/openapi.json").body)
+    @Test(arguments: Transport.allCases)
+    func theFrameRateIsDeclared(_ transport: Transport) throws {
+        let doc = try JSONValue.parse(get(TestApp(transport), "/openapi.json").body)
         for (file, declared) in [("animation.gif", true), ("animation.png", true), ("frames.png", false), ("animation.svg", false)] {
             let ok = doc["paths"]?["/loaders/typing/\(file)"]?["get"]?["responses"]?["200"]
             #expect(ok != nil, "\(file)")

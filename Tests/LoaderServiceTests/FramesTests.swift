@@ -10,8 +10,9 @@ struct FramesTests {
     struct Frame: Decodable { let loader: String; let t: Double; let done: Bool; let elements: [Element] }
     struct Batch: Decodable { let loader: String; let fps: Double; let frames: [Frame] }
 
-    @Test func frameMatchesTheSpecVector() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func frameMatchesTheSpecVector(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         struct Vector: Decodable { let loader: String; let query: String; let done: Bool; let elements: [Element] }
         let vectors = try JSONDecoder().decode([Vector].self, from: vectorsFixture())
         for vector in vectors {
@@ -29,8 +30,9 @@ struct FramesTests {
 
     /// A refusal quotes at most 100 characters of what it refuses, and
     /// names a few loaders, not the whole catalogue.
-    @Test func refusalsQuoteLittle() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func refusalsQuoteLittle(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let long = String(repeating: "x", count: 7_000)
         for target in ["/loaders/\(long)", "/loaders/typing/frames?\(long)=1", "/sessions/\(long)"] {
             let answer = try get(app, target)
@@ -50,8 +52,9 @@ struct FramesTests {
 
     /// `/client.js`: a module browsers may keep for a year at its versioned
     /// address and five minutes at the plain one; another version is not here.
-    @Test func clientScriptIsCachedByVersion() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func clientScriptIsCachedByVersion(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let plain = try get(app, "/client.js")
         #expect(plain.status == 200)
         #expect(plain.headers["content-type"] == "text/javascript; charset=utf-8")
@@ -70,8 +73,9 @@ struct FramesTests {
 
     /// Every loader says its family and original; `?family=` lists one
     /// family (the families as the issue names them).
-    @Test func catalogueByFamily() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func catalogueByFamily(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         struct Catalog: Decodable { struct L: Decodable { let name: String; let family: String?; let original: String? }; let loaders: [L] }
         let all = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders").body)).loaders
         #expect(all.allSatisfy { $0.family != nil && $0.original != nil })
@@ -90,8 +94,9 @@ struct FramesTests {
     }
 
     /// A classic's former name still answers, as the loader of its new one.
-    @Test func formerNamesAreAliases() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func formerNamesAreAliases(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let entry = try JSONValue.parse(get(app, "/loaders/pulse-dots").body)
         #expect(entry["name"] == .string("ball-pulse"))
         #expect(entry["aliases"] == .array([.string("pulse-dots")]))
@@ -102,8 +107,9 @@ struct FramesTests {
         #expect(try get(app, "/loaders").text.contains(#""name":"pulse-dots""#) == false)
     }
 
-    @Test func catalogEntriesHealthReadinessMetricsAndOpenAPI() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func catalogEntriesHealthReadinessMetricsAndOpenAPI(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let service = app.service
         let catalog = try get(app, "/loaders")
         #expect(catalog.status == 200)
@@ -136,8 +142,9 @@ struct FramesTests {
         #expect(try decodeError(notReady).code == "not_ready")
     }
 
-    @Test func metricsCountEachStatusOfARoute() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func metricsCountEachStatusOfARoute(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         for target in ["t=1", "t=1", "t=-1", "t=1", "t=x", "t=2"] {
             _ = try get(app, "/loaders/typing/frames?\(target)")
         }
@@ -167,8 +174,9 @@ struct FramesTests {
         }
     }
 
-    @Test func batchesCountFramesInclusively() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func batchesCountFramesInclusively(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/loaders/typing/frames?from=0&to=1&fps=10")
         #expect(r.status == 200)
         let batch = try JSONDecoder().decode(Batch.self, from: Data(r.body))
@@ -184,9 +192,10 @@ struct FramesTests {
 
     /// A batch past 10,000 frames answers those and a `next` link (field and
     /// Link header) that continues from the following frame.
-    @Test func largeBatchesComeInPagesLinkedByNext() throws {
+    @Test(arguments: Transport.allCases)
+    func largeBatchesComeInPagesLinkedByNext(_ transport: Transport) throws {
         struct Page: Decodable { let frames: [Frame]; let next: String? }
-        let app = TestApp()
+        let app = try TestApp(transport)
         let whole = try get(app, "/loaders/web/frames?to=333.3&fps=30")
         #expect(whole.status == 200 && whole.headers["link"] == nil)
         #expect(try JSONDecoder().decode(Page.self, from: Data(whole.body)).next == nil)
@@ -229,9 +238,10 @@ struct FramesTests {
         ("/loaders/typing/frames?t=1&t=2", nil, "t is given more than once", "invalid_parameter"),
         ("/loaders/web/frames?color=%23zzz", nil, "color must be a colour", "invalid_parameter"),
         ("/loaders?x=1", nil, "unknown parameter x", "unknown_parameter"),
-    ] as [(String, String?, String, String)])
-    func parameterErrors(_ target: String, _ accept: String?, _ message: String, _ code: String) throws {
-        let app = TestApp()
+    ] as [(String, String?, String, String)], Transport.allCases)
+    func parameterErrors(_ refusal: (target: String, accept: String?, message: String, code: String), _ transport: Transport) throws {
+        let (target, accept, message, code) = refusal
+        let app = try TestApp(transport)
         let r = try get(app, target, accept.map { ["Accept": $0] } ?? [:])
         #expect(r.status == 400)
         #expect(r.headers["content-type"] == "application/json")
@@ -240,8 +250,9 @@ struct FramesTests {
         #expect(e.message.contains(message), "\(e.message)")
     }
 
-    @Test func explicitTimesAreImmutableAndRevalidate() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func explicitTimesAreImmutableAndRevalidate(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/loaders/typing/frames?t=0.5")
         #expect(r.headers["cache-control"] == "public, max-age=31536000, immutable")
         let etag = try #require(r.headers["etag"])
@@ -255,8 +266,9 @@ struct FramesTests {
         #expect(head.status == 200 && head.headers["content-length"] == String(r.body.count))
     }
 
-    @Test func corsReadsAndPreflight() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func corsReadsAndPreflight(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/loaders/typing/frames?t=1", ["Origin": "https://example.com"])
         #expect(r.headers["access-control-allow-origin"] == "*")
         #expect(r.headers["access-control-allow-credentials"] == nil)
@@ -279,8 +291,9 @@ struct FramesTests {
         #expect(try get(app, "/nowhere", method: "OPTIONS").status == 404)
     }
 
-    @Test func corsWithAnAllowList() throws {
-        let app = TestApp { $0.corsAllowedOrigins = ["https://good.example"] }
+    @Test(arguments: Transport.allCases)
+    func corsWithAnAllowList(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.corsAllowedOrigins = ["https://good.example"] }
         let good = try get(app, "/loaders", ["Origin": "https://good.example"])
         #expect(good.headers["access-control-allow-origin"] == "https://good.example")
         #expect(good.headers["vary"] == "Origin")
@@ -288,8 +301,9 @@ struct FramesTests {
         #expect(bad.headers["access-control-allow-origin"] == nil)
     }
 
-    @Test func resumeByLastEventIDAnd204AtTheEnd() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func resumeByLastEventIDAnd204AtTheEnd(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let resumed = try get(app, "/loaders/typing/frames?fps=10&duration=1&stream=sse", ["Last-Event-ID": "6"])
         let ids = parseEventStream(resumed.text).events.filter { $0.type == "frame" }.map(\.lastEventID)
         #expect(ids == ["7", "8", "9"])
@@ -303,8 +317,9 @@ struct FramesTests {
         }
     }
 
-    @Test func durationIsTheStreamLengthInAStreamAndTheSwitchPeriodOtherwise() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func durationIsTheStreamLengthInAStreamAndTheSwitchPeriodOtherwise(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let single = try get(app, "/loaders/switch/frames?t=0.7&duration=2&width=100&height=40")
         #expect(single.status == 200)
         let frame = try JSONDecoder().decode(Frame.self, from: Data(single.body))
@@ -324,8 +339,9 @@ struct FramesTests {
         }
     }
 
-    @Test func aDoneLoaderEndsItsStream() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func aDoneLoaderEndsItsStream(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/loaders/typing/frames?fps=50&stop=0.1&stream=sse")
         let events = parseEventStream(r.text).events
         #expect(events.last?.data == #"{"reason":"done"}"#)

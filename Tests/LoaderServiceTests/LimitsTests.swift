@@ -25,8 +25,9 @@ import Testing
         return #"{"format": 1, "name": "dots", "summary": "Dots.", "canvas": {"width": 20, "height": 20}, "layers": [{"type": "replicator", "id": "r", "bounds": [20, 20], "instanceCount": \#(count), "sublayers": [\#(dot)]}]}"#
     }
 
-    @Test func aStreamsWorkASecondIsBounded() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func aStreamsWorkASecondIsBounded(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         // 1 + 1000 × 11 = 11,001 units a frame: 1,320,120 a second at 120 fps.
         let heavy = Self.dots(1000, animations: 10)
         let refused = try app.request("POST", "/loaders/preview?stream=sse&fps=120", Self.json, body: Array(heavy.utf8))
@@ -38,9 +39,10 @@ import Testing
         #expect(streamed.status == 200 && parseEventStream(streamed.text).events.filter { $0.type == "frame" }.count == 6)
     }
 
-    @Test func aBatchStopsAtItsWorkWithANextLink() throws {
+    @Test(arguments: Transport.allCases)
+    func aBatchStopsAtItsWorkWithANextLink(_ transport: Transport) throws {
         // typing: a replicator and 3 copies of a dot with 3 animations, 13 units a frame.
-        let app = TestApp { $0.maxWorkPerRequest = 1300 }
+        let app = try TestApp(transport) { $0.maxWorkPerRequest = 1300 }
         let page = try get(app, "/loaders/typing/frames?from=0&to=10&fps=30")
         #expect(page.status == 200)
         struct Batch: Decodable { let frames: [Frame]; let next: String?; struct Frame: Decodable { let t: Double } }
@@ -50,11 +52,12 @@ import Testing
         #expect(page.headers["link"]?.contains("rel=\"next\"") == true)
     }
 
-    @Test func anExportThatCouldCostTooMuchIsRefused() throws {
-        let app = TestApp { $0.maxWorkPerRequest = 1000 }
+    @Test(arguments: Transport.allCases)
+    func anExportThatCouldCostTooMuchIsRefused(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.maxWorkPerRequest = 1000 }
         let refused = try get(app, "/loaders/typing/animation.svg")
         #expect(try refused.status == 400 && decodeError(refused).code == "too_costly")
-        #expect(try get(TestApp(), "/loaders/typing/animation.svg").status == 200)
+        #expect(try get(TestApp(transport), "/loaders/typing/animation.svg").status == 200)
     }
 
     /// A picture's work counts each element over every pixel of a frame
@@ -63,8 +66,9 @@ import Testing
     /// 5600 / 4), 799,560 units (a GIF twice that): with fps asked, past a
     /// limit of 400,000 it is refused; without, it is drawn with fewer
     /// frames, never fewer pixels, and Loader-Frame-Rate says how many.
-    @Test func anAnimationWithoutFpsIsDrawnAtAFrameRateThatFits() throws {
-        let app = TestApp { $0.maxWorkPerRequest = 400_000 }
+    @Test(arguments: Transport.allCases)
+    func anAnimationWithoutFpsIsDrawnAtAFrameRateThatFits(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.maxWorkPerRequest = 400_000 }
         for file in ["animation.png", "animation.gif"] {
             let refused = try get(app, "/loaders/typing/\(file)?dpr=2&fps=30")
             #expect(try refused.status == 400 && decodeError(refused).code == "too_costly", "\(file)")
@@ -79,10 +83,10 @@ import Testing
                 #expect(query.isEmpty && file.hasSuffix(".png") ? rate == 30 : rate > 1 && rate < 30, "\(file)\(query): \(rate) frames a second")
             }
         }
-        #expect(try get(TestApp(), "/loaders/typing/animation.png?dpr=2").headers["loader-frame-rate"] == "30")
-        #expect(try get(TestApp(), "/loaders/typing/animation.gif?fps=12.5").headers["loader-frame-rate"] == "12.5")
+        #expect(try get(TestApp(transport), "/loaders/typing/animation.png?dpr=2").headers["loader-frame-rate"] == "30")
+        #expect(try get(TestApp(transport), "/loaders/typing/animation.gif?fps=12.5").headers["loader-frame-rate"] == "12.5")
         // A page on another origin reads it.
-        let cors = try get(TestApp(), "/loaders/typing/animation.png?fps=2", ["Origin": "https://example.com"])
+        let cors = try get(TestApp(transport), "/loaders/typing/animation.png?fps=2", ["Origin": "https://example.com"])
         #expect(cors.headers["access-control-expose-headers"]?.contains("Loader-Frame-Rate") == true)
     }
 
@@ -293,8 +297,9 @@ import Testing
     }
 
     /// The limits an alert divides by are in /metrics as set.
-    @Test func theLimitsAreInMetrics() throws {
-        let app = TestApp { $0.maxStreams = 7; $0.maxConnections = 300; $0.heavyWorkers = 3 }
+    @Test(arguments: Transport.allCases)
+    func theLimitsAreInMetrics(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.maxStreams = 7; $0.maxConnections = 300; $0.heavyWorkers = 3 }
         let lines = try Self.metricLines(app)
         #expect(lines.contains("loaderd_max_streams 7") && lines.contains("loaderd_max_connections 300") && lines.contains("loaderd_heavy_workers 3"),
                 "\(lines.filter { $0.hasPrefix("loaderd_max") || $0.hasPrefix("loaderd_heavy") })")
@@ -305,8 +310,9 @@ import Testing
         try get(app, "/metrics").text.split(separator: "\n").map(String.init)
     }
 
-    @Test func sessionsCreatedPerClient() throws {
-        let app = TestApp { $0.sessionCreateRate = 0.001; $0.sessionCreateBurst = 3; $0.sessionCreateKey = "backend-secret" }
+    @Test(arguments: Transport.allCases)
+    func sessionsCreatedPerClient(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.sessionCreateRate = 0.001; $0.sessionCreateBurst = 3; $0.sessionCreateKey = "backend-secret" }
         let body = Array(#"{"loader":"web"}"#.utf8)
         for _ in 0..<3 { #expect(try app.request("POST", "/sessions", Self.json, body: body).status == 201) }
         let refused = try app.request("POST", "/sessions", Self.json, body: body)
@@ -320,7 +326,7 @@ import Testing
         keyed["Authorization"] = "Bearer backend-secreT"
         #expect(try app.request("POST", "/sessions", keyed, body: body).status == 429)
 
-        let full = TestApp { $0.maxSessions = 1 }
+        let full = try TestApp(transport) { $0.maxSessions = 1 }
         #expect(try full.request("POST", "/sessions", Self.json, body: body).status == 201)
         let none = try full.request("POST", "/sessions", Self.json, body: body)
         #expect(none.status == 503 && none.headers["retry-after"] != nil)

@@ -27,8 +27,9 @@ import Testing
 
     /// The frames path answers JSON, event streams and SVG; its 406 says so
     /// (it once said "this resource is application/json").
-    @Test func theFramesPathNamesAllThree() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func theFramesPathNamesAllThree(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         for target in ["/loaders/typing/frames?t=1", "/loaders/pacman/frames?from=0&to=1&fps=2"] {
             let r = try get(app, target, ["Accept": "image/png"])
             #expect(r.status == 406)
@@ -40,8 +41,9 @@ import Testing
         }
     }
 
-    @Test func otherPathsNameTheirOwn() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func otherPathsNameTheirOwn(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let cases: [(String, [String], [String])] = [
             ("/loaders/typing/animation.json", ["application/json"], ["image/svg+xml", "text/event-stream"]),
             ("/loaders/typing/frames.png?t=0", ["image/png"], ["application/json"]),
@@ -65,8 +67,9 @@ import Testing
 
     /// Weights count: JSON refused beside a wildcard is refused, and a path
     /// that has something else answers that.
-    @Test func weightsChooseAndExclude() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func weightsChooseAndExclude(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         #expect(try get(app, "/loaders", ["Accept": "application/json;q=0, */*"]).status == 406)
         for accept in ["application/json;q=0, */*", "application/json;q=0.1, image/svg+xml", "image/svg+xml", "image/*"] {
             let r = try get(app, "/loaders/typing/frames?t=0.5", ["Accept": accept])

@@ -11,8 +11,9 @@ import Testing
     /// The built-in loaders have paths of their own; the loaders written as
     /// definitions, which all take the same parameters, share
     /// `/loaders/{name}/…`, their names listed.
-    @Test func eachLoaderHasItsFramesPathWithThreeQueryShapes() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func eachLoaderHasItsFramesPathWithThreeQueryShapes(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let doc = try JSONValue.parse(get(app, "/openapi.json").body)
         let paths = try #require(doc["paths"])
         let schemas = try #require(doc["components"]?["schemas"])
@@ -51,8 +52,9 @@ import Testing
         }
     }
 
-    @Test func sessionFramesHaveTwoQueryShapes() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func sessionFramesHaveTwoQueryShapes(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let doc = try JSONValue.parse(get(app, "/openapi.json").body)
         let operation = try #require(doc["paths"]?["/sessions/{id}/frames"]?["get"])
         guard case let .array(parameters)? = operation["parameters"] else { Issue.record("no parameters"); return }

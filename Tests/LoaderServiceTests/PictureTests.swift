@@ -49,8 +49,9 @@ struct PictureTests {
         }
     }
 
-    @Test func anSVGIsTheCanvasAndShowsWhatReachesPastIt() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func anSVGIsTheCanvasAndShowsWhatReachesPastIt(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/loaders/switch/frames.svg?t=0")
         #expect(r.status == 200 && r.headers["content-type"] == "image/svg+xml")
         #expect(r.headers["cache-control"] == "public, max-age=31536000, immutable")
@@ -104,8 +105,9 @@ struct PictureTests {
         }
     }
 
-    @Test func theDemoPageIsSelfContained() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func theDemoPageIsSelfContained(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let r = try get(app, "/")
         #expect(r.status == 200 && r.headers["content-type"] == "text/html; charset=utf-8")
         // Built on <loader-frames>, from this service's /client.js at its version.
@@ -122,8 +124,9 @@ struct PictureTests {
 }
 
 extension PictureTests {
-    @Test func lottieExport() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func lottieExport(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let lottie = try get(app, "/loaders/pacman/animation.json")
         #expect(lottie.status == 200 && lottie.headers["content-type"] == "application/json")
         #expect(lottie.headers["cache-control"] == "public, max-age=86400")
@@ -155,8 +158,9 @@ extension PictureTests {
 extension PictureTests {
     /// ball-grid-pulse's dots repeat on 0.72, 1.02, … s (NVActivityIndicatorView's
     /// list), with no common period: each loops on its own in every export.
-    @Test func elementsOnCyclesOfTheirOwnLoopOnThem() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func elementsOnCyclesOfTheirOwnLoopOnThem(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let cycles = ["0.72", "1.02", "1.28", "1.42", "1.45", "1.18", "0.87", "1.45", "1.06"]
         let svg = try get(app, "/loaders/ball-grid-pulse/animation.svg").text
         for (k, cycle) in cycles.enumerated() {
@@ -176,8 +180,9 @@ extension PictureTests {
         #expect(pacman["assets"] == .array([]))
     }
 
-    @Test func cssExport() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func cssExport(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let css = try get(app, "/loaders/typing/animation.css")
         #expect(css.status == 200 && css.headers["content-type"] == "text/css; charset=utf-8")
         // typing draws white on its own black, whatever the page's colour.

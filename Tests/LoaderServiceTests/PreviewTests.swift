@@ -19,8 +19,9 @@ struct PreviewTests {
         try app.request("POST", target, headers, body: Array(body.utf8), streamSeconds: 2)
     }
 
-    @Test func answersTheFramesOfTheBody() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func answersTheFramesOfTheBody(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let frame = try post(app, "/loaders/preview?t=0.25", Self.definition)
         #expect(frame.status == 200 && frame.headers["cache-control"] == "no-store")
         // Kept by no cache, yet still known by a strong validator.
@@ -40,8 +41,9 @@ struct PreviewTests {
         #expect(try get(app, "/loaders/blink").status == 404)
     }
 
-    @Test func refusesWithThePath() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func refusesWithThePath(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let bad = Self.definition.replacing(#""values": [1, 0, 1]"#, with: #""values": [1, 0, 1], "keyTimes": [0, 1]"#)
         let refused = try post(app, "/loaders/preview?t=0", bad)
         #expect(refused.status == 400)
@@ -55,23 +57,25 @@ struct PreviewTests {
         #expect(try post(app, "/loaders/preview?size=3", Self.definition).status == 400)
     }
 
-    @Test func largeDefinitionsAreParsedOffTheLoop() throws {
+    @Test(arguments: Transport.allCases)
+    func largeDefinitionsAreParsedOffTheLoop(_ transport: Transport) throws {
         // Past 16 KiB the parse runs on a worker thread; the answer is the same.
         let padded = Self.definition + String(repeating: " ", count: 20_000)
-        let frame = try post(TestApp(), "/loaders/preview?t=0.25", padded)
+        let frame = try post(TestApp(transport), "/loaders/preview?t=0.25", padded)
         #expect(frame.status == 200 && frame.text.contains(#""opacity":0.5"#))
-        let refused = try post(TestApp(), "/loaders/preview?t=0", "{\"format\": 2}" + String(repeating: " ", count: 20_000))
+        let refused = try post(TestApp(transport), "/loaders/preview?t=0", "{\"format\": 2}" + String(repeating: " ", count: 20_000))
         #expect(refused.status == 400)
     }
 
-    @Test func aLoaderFromADirectoryHasEverything() throws {
+    @Test(arguments: Transport.allCases)
+    func aLoaderFromADirectoryHasEverything(_ transport: Transport) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loaders-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(Self.definition.utf8).write(to: directory.appendingPathComponent("blink.json"))
         try Data("not a definition".utf8).write(to: directory.appendingPathComponent("README.txt"))
         let catalog = try LoaderCatalog.standard.adding(directory: directory.path)
-        let app = TestApp(catalog: catalog)
+        let app = try TestApp(transport, catalog: catalog)
 
         #expect(try get(app, "/loaders").text.contains(#""name":"blink""#))
         #expect(try get(app, "/loaders/blink").status == 200)

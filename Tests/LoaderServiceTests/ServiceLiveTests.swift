@@ -16,8 +16,9 @@ struct ServiceLiveTests {
 
     /// Refusals by the parser and the router, as the bytes of each arrive,
     /// answer the JSON error shape.
-    @Test func statusesAnswerTheErrorShape() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func statusesAnswerTheErrorShape(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let methodNotAllowed = try get(app, "/loaders", method: "POST")
         #expect(methodNotAllowed.status == 405 && methodNotAllowed.headers["allow"] == "GET, HEAD")
         #expect(try decodeError(methodNotAllowed).code == "method_not_allowed")
@@ -33,7 +34,7 @@ struct ServiceLiveTests {
             ("POST /loaders/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048577\r\n\r\n", 413, "content_too_large"),
             ("BROKEN\r\n\r\n", 400, "bad_request"),
         ] {
-            let client = TestClient(embedded: app.server)
+            let client = try app.client()
             client.send(request)
             let r = try #require(client.readResponse())
             #expect(r.status == status)

@@ -38,13 +38,14 @@ struct SessionTests {
     /// Session time is the store's clock, here the test's: a session's `t`
     /// is the time since it was created, and one left alone for longer
     /// than sessionTtlSeconds is gone (410), with no real time waited.
-    @Test func sessionsKeepTheStoresTimeAndExpire() throws {
+    @Test(arguments: Transport.allCases)
+    func sessionsKeepTheStoresTimeAndExpire(_ transport: Transport) throws {
         let seconds = Mutex(1_800_000_000.0)
         let clock = WallClock { seconds.withLock { $0 } }
         var limits = SessionLimits()
         limits.ttlSeconds = 60
         let store = LocalSessionStore(inMemory: limits, catalog: .standard, replicaName: nil, logger: Logger(level: .off), clock: clock)
-        let app = TestApp({ $0.sessionTtlSeconds = 60 }, sessions: store)
+        let app = try TestApp(transport, { $0.sessionTtlSeconds = 60 }, sessions: store)
         let s = try create(app)
         seconds.withLock { $0 += 30.25 }
         let state = try JSONDecoder().decode(State.self, from: Data(try request(app, "GET", "/sessions/\(s.id)").body))
@@ -57,8 +58,9 @@ struct SessionTests {
         #expect(try gone.status == 410 && decodeError(gone).code == "session_expired")
     }
 
-    @Test func createReadAndTheTokenGuardsWrites() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func createReadAndTheTokenGuardsWrites(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let s = try create(app, ##"{"loader":"web","params":{"color":"#ff0000","pulseDuration":0.5}}"##)
         #expect(s.id.count >= 22 && s.token.count >= 43 && s.id != s.token)
         let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -82,8 +84,9 @@ struct SessionTests {
     /// A body past the size parsed on the loop (16 KiB) is read only once
     /// the session and the token are known good: a stranger's megabyte
     /// gets its 404 or 401 unread; a good client's large body still works.
-    @Test func aLargeBodyIsReadAfterTheSessionAndItsToken() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func aLargeBodyIsReadAfterTheSessionAndItsToken(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let s = try create(app)
         let broken = "{\"type\":" + String(repeating: "[", count: 20_000)
         let padded = "{\"type\":\"progress\"" + String(repeating: " ", count: 20_000) + "}"
@@ -102,16 +105,18 @@ struct SessionTests {
         #expect(try unknown.status == 400 && decodeError(unknown).code == "invalid_body")
     }
 
-    @Test func eventsComeInPages() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func eventsComeInPages(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let s = try create(app)
         try expectEventPages(of: s.id, count: 0) { try request(app, "GET", $0) }
         for _ in 0..<2500 { #expect(try request(app, "POST", "/sessions/\(s.id)/events", token: s.token, body: #"{"type":"progress"}"#).status == 202) }
         try expectEventPages(of: s.id, count: 2500) { try request(app, "GET", $0) }
     }
 
-    @Test func badCreations() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func badCreations(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         for (body, code) in [
             (#"{"loader":"spinner"}"#, "invalid_parameter"),
             (#"{}"#, "invalid_parameter"),
@@ -128,8 +133,9 @@ struct SessionTests {
         }
     }
 
-    @Test func eventsChangeFramesAsTheSpecSays() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func eventsChangeFramesAsTheSpecSays(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         // typing and switch take stop only; stop ends them.
         let typing = try create(app, #"{"loader":"typing"}"#)
         #expect(try request(app, "POST", "/sessions/\(typing.id)/events", token: typing.token, body: #"{"type":"progress"}"#).status == 400)
@@ -379,8 +385,9 @@ struct SessionTests {
         #expect(app.service.streamAdmission.count == 0)
     }
 
-    @Test func expiry() throws {
-        let app = TestApp { $0.sessionTtlSeconds = 1 }
+    @Test(arguments: Transport.allCases)
+    func expiry(_ transport: Transport) throws {
+        let app = try TestApp(transport) { $0.sessionTtlSeconds = 1 }
         let s = try create(app)
         #expect(try request(app, "GET", "/sessions/\(s.id)").status == 200)
         #expect(eventually(4) { (try? request(app, "GET", "/sessions/\(s.id)").status) == 410 })
@@ -449,9 +456,10 @@ struct SessionTests {
     }
 
     /// Session ids name their replica, so that a load balancer can route them.
-    @Test func idsStartWithTheReplicaNameAndOtherReplicasSessionsAre421() throws {
+    @Test(arguments: Transport.allCases)
+    func idsStartWithTheReplicaNameAndOtherReplicasSessionsAre421(_ transport: Transport) throws {
         let store = try LocalSessionStore(limits: .init(), catalog: .standard, dataDirectory: nil, replicaName: "loaderd-1", logger: Logger(level: .off))
-        let app = TestApp(sessions: store)
+        let app = try TestApp(transport, sessions: store)
         let created = try JSONDecoder().decode(Created.self, from: Data(request(app, "POST", "/sessions", body: #"{"loader":"web"}"#).body))
         #expect(created.id.hasPrefix("loaderd-1.") && created.id.count == "loaderd-1.".count + 22)
         #expect(try request(app, "GET", "/sessions/\(created.id)").status == 200)

@@ -103,8 +103,9 @@ struct StreamClockTests {
         #expect(app.service.sharedClockFrames.count == 0)
     }
 
-    @Test func sharedClockRefusals() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func sharedClockRefusals(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         for (target, words) in [
             ("/loaders/typing/frames?stream=sse&clock=shared&t=1", "t does not apply"),
             ("/loaders/typing/frames?stream=sse&clock=shared&stop=2", "stop, finish and progress"),
@@ -232,8 +233,9 @@ struct StreamClockTests {
         #expect(app.service.sharedClockFrames.count == 0)
     }
 
-    @Test func multiplexedRefusals() throws {
-        let app = TestApp()
+    @Test(arguments: Transport.allCases)
+    func multiplexedRefusals(_ transport: Transport) throws {
+        let app = try TestApp(transport)
         let many = (0...LoaderService.maxMultiplexedLoaders).map { _ in "loader=typing" }.joined(separator: "&")
         for (target, status, words) in [
             ("/streams", 400, "loader must be given 1 to 64 times"),

@@ -115,29 +115,85 @@ func vectorsFixture() throws -> Data {
     return try Data(contentsOf: here.deletingLastPathComponent().appendingPathComponent("LoaderEngineTests/Fixtures/vectors.json"))
 }
 
-/// The service with no socket (`EmbeddedServer`): each request's bytes go
-/// through the real connection and parser on an embedded loop, and streams
-/// run on a clock the test moves. For every test that is not about sockets.
+/// The service over a `Transport`, one body for both (Hummingbird's
+/// `app.test(.router)` / `.live`):
+///
+///     @Test(arguments: Transport.allCases)
+///     func framesAnswer(_ transport: Transport) throws {
+///         let app = try TestApp(transport)
+///         #expect(try get(app, "/loaders/typing/frames?t=0.5").status == 200)
+///     }
+///
+/// `.embedded` sends each request's bytes through the real connection and
+/// parser on an embedded loop, streams running on a clock the test moves;
+/// `.live` sends the same bytes over a socket to a started server on
+/// 127.0.0.1, port 0, in real time. `TestApp()` with no transport is the
+/// embedded one, for tests about its clock or its connections (`server`,
+/// `open`, `advance`).
 final class TestApp {
+    let transport: Transport
     let service: LoaderService
-    let server: EmbeddedServer
+    private let embedded: EmbeddedServer?
+    private let live: HTTPServer?
 
-    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, catalog: LoaderCatalog = .standard,
+    init(_ transport: Transport, _ configure: (inout ServiceConfiguration) -> Void = { _ in }, catalog: LoaderCatalog = .standard,
          sessions: (any SessionStore)? = nil, logger: Logger = Logger(level: .off),
-         server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) {
+         server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration.embeddedDefault()
         configuration.logLevel = .off
         configure(&configuration)
         var serverConfiguration = HTTPServerConfiguration()
         configureServer(&serverConfiguration)
+        self.transport = transport
         service = LoaderService(configuration: configuration, catalog: catalog, logger: logger, sessions: sessions)
-        server = EmbeddedServer(responder: service, configuration: serverConfiguration)
+        switch transport {
+        case .embedded:
+            embedded = EmbeddedServer(responder: service, configuration: serverConfiguration)
+            live = nil
+        case .live:
+            serverConfiguration.hosts = ["127.0.0.1"]
+            serverConfiguration.port = 0
+            // Two loops, as `startService`: a request may land on either.
+            serverConfiguration.eventLoops = 2
+            let server = try HTTPServer(configuration: serverConfiguration, responder: service)
+            service.attach(to: server)
+            try server.start()
+            embedded = nil
+            live = server
+        }
     }
 
-    /// One request and its whole answer. A stream is read to its end, the
-    /// clock moved frame by frame, for at most `streamSeconds` of its time.
+    /// The embedded service (what most tests that predate transports use).
+    convenience init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, catalog: LoaderCatalog = .standard,
+                     sessions: (any SessionStore)? = nil, logger: Logger = Logger(level: .off),
+                     server configureServer: (inout HTTPServerConfiguration) -> Void = { _ in }) {
+        // The embedded transport opens no socket: nothing here throws.
+        try! self.init(.embedded, configure, catalog: catalog, sessions: sessions, logger: logger, server: configureServer)
+    }
+
+    deinit { live?.shutdown(gracePeriod: 1_000_000_000) }
+
+    /// The embedded server, for tests that move its clock or hold its
+    /// connections; a live app has none.
+    var server: EmbeddedServer {
+        guard let embedded else { preconditionFailure("server is the embedded transport's; this test runs \(transport)") }
+        return embedded
+    }
+
+    /// One request on a new connection and its whole answer. Embedded, a
+    /// stream is read to its end, the clock moved frame by frame, for at
+    /// most `streamSeconds` of its time; live, it is read in real time to
+    /// its end (the client's timeout bounds it). `peer`, a client address
+    /// of the test's choosing, is the embedded transport's alone.
     func request(_ method: String, _ target: String, _ headers: [String: String] = [:], body: [UInt8] = [],
                  from peer: SocketAddress? = nil, streamSeconds: Double = 120) throws -> TestResponse {
+        if let live {
+            precondition(peer == nil, "a client address of the test's choosing needs the embedded transport")
+            let client = try TestClient(port: live.port)
+            client.send(Array(requestHead(method, target, headers.map { ($0.key, $0.value) }, bodyCount: body.count).utf8) + body)
+            guard let r = client.readResponse(head: method == "HEAD") else { throw TestFailure("no answer to \(method) \(target) (live)") }
+            return r
+        }
         let r = server.request(HTTPMethod(method), target, headers: headers.map { ($0.key, $0.value) }, body: body, from: peer)
         var names: [String: String] = [:]
         for (name, value) in r.headers { names[name.lowercased()] = value }
@@ -151,7 +207,13 @@ final class TestApp {
         return TestResponse(status: r.status, headers: names, body: Array(stream.bytes))
     }
 
-    /// Opens a stream and leaves it open: the test moves the clock.
+    /// A client on a new connection, for a test that writes its own bytes.
+    func client() throws -> TestClient {
+        if let live { return try TestClient(port: live.port) }
+        return TestClient(embedded: server)
+    }
+
+    /// Opens a stream and leaves it open: the test moves the clock (embedded only).
     func open(_ target: String, _ headers: [String: String] = [:]) throws -> EmbeddedStream {
         let r = server.request(.GET, target, headers: headers.map { ($0.key, $0.value) })
         guard let stream = r.stream else { throw TestFailure("\(target) is not a stream: \(r.status) \(r.text)") }
@@ -161,7 +223,7 @@ final class TestApp {
     func advance(seconds: Double) { server.advance(seconds: seconds) }
 }
 
-/// One request to the service with no socket (`get(port, …)`'s twin).
+/// One request to the service over its transport (`get(port, …)`'s twin).
 func get(_ app: TestApp, _ target: String, _ headers: [String: String] = [:], method: String = "GET") throws -> TestResponse {
     try app.request(method, target, headers)
 }
