@@ -56,8 +56,30 @@ import Testing
         for (key, value) in ours { #expect(theirs.first { $0.0 == key }?.1 == value, "\(shape).\(key)") }
     }
 
-    /// The order the README and docs/FRAMES.md show, and the shapes and
-    /// fields docs/FRAMES.md lists: what clients were promised.
+    /// FrameEncoder writes into memory sized beforehand: per element its
+    /// fixed bytes, the id and at most 10 numbers. Every shape's fields fit.
+    @Test(arguments: Shape.allCases)
+    func encoderBoundHoldsTheShapesFields(_ shape: Shape) throws {
+        var e = Self.element(shape)
+        e.id = ElementID("e")
+        // Every number one character long ("1"), so the rest is fixed.
+        e.x = 1; e.y = 1; e.diameter = 1; e.scale = 1; e.rotation = 1; e.opacity = 1
+        e.width = 1; e.height = 1; e.cornerRadius = 1; e.lineWidth = 1; e.strokeStart = 1; e.strokeEnd = 1; e.arc = 1
+        let numbers = shape.fields.filter {
+            switch $0.kind {
+            case .number, .bounded: true
+            case .text, .word, .color: false
+            }
+        }.count
+        #expect(numbers <= 10)
+        let frame = Self.frame(e)
+        let bytes = FrameEncoder.encode(frame).count
+        let empty = FrameEncoder.encode(Frame(loader: "schema", t: 0, width: 10, height: 10, done: false, elements: [])).count
+        #expect(bytes - empty - numbers - 1 <= FrameEncoder.elementFixedBytes)
+    }
+
+    /// The order the README shows, and the shapes and fields
+    /// docs/LOADERS.md lists: what clients were promised.
     @Test func schemaIsTheDocumentedOne() {
         #expect(Shape.circle.fields.map(\.rawValue) == ["id", "shape", "x", "y", "diameter", "scale", "rotation", "opacity", "color"])
         #expect(Shape.allCases.map(\.rawValue) == ["circle", "rect", "ring", "segment"])
