@@ -7,10 +7,7 @@ extension OpenAPI {
     static func elementSchema(_ w: inout JSONWriter) {
         w.beginObject()
         w.field("type", "object")
-        w.key("required")
-        w.beginArray()
-        for field in ElementField.allCases where field.isRequired { w.value(field.rawValue) }
-        w.endArray()
+        w.field("required", ElementField.allCases.filter(\.isRequired).map(\.rawValue))
         w.field("description", elementDescription)
         w.key("properties")
         w.beginObject()
@@ -28,10 +25,7 @@ extension OpenAPI {
                 w.field("type", "string")
             case let .word(words):
                 w.field("type", "string")
-                w.key("enum")
-                w.beginArray()
-                for word in words { w.value(word) }
-                w.endArray()
+                w.field("enum", words)
             case .color:
                 w.field("type", "string")
                 w.field("pattern", "^#[0-9A-F]{6}$")
