@@ -218,10 +218,14 @@ package enum Lottie {
         property(&w, "p", keys, { [$0.x, $0.y] }, tolerance: position)
         // A circle is sampled by its drawn radius; the others by scale.
         let diameter = e.diameter
+        let byRadius = switch e.shape {
+        case .circle: true
+        case .rect, .ring, .segment: false
+        }
         property(&w, "s", keys, { s in
-            let k = e.shape == .circle ? (diameter > 0 ? 2 * s.r / diameter : 0) : s.scale
+            let k = byRadius ? (diameter > 0 ? 2 * s.r / diameter : 0) : s.scale
             return [k * 100, k * 100]
-        }, tolerance: e.shape == .circle && diameter > 0 ? 200 * position / diameter : 100 * value)
+        }, tolerance: byRadius && diameter > 0 ? 200 * position / diameter : 100 * value)
         property(&w, "r", keys, { [$0.rotation * 180 / .pi] }, scalar: true, tolerance: value * 180 / .pi)
         property(&w, "o", keys, { [$0.present ? $0.opacity * 100 : 0] }, scalar: true, tolerance: 100 * value, exactZero: true)
         w.endObject()

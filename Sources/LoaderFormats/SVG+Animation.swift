@@ -7,7 +7,10 @@ extension SVG {
     public static func animation(_ loop: SampledLoop) -> [UInt8] {
         var body = header(width: loop.loader.width, height: loop.loader.height, background: loop.loader.background)
         for track in loop.tracks {
-            body += track.element.shape == .circle ? element(track.element.id, color: track.element.color, track) : shape(track)
+            switch track.element.shape {
+            case .circle: body += element(track.element.id, color: track.element.color, track)
+            case .rect, .ring, .segment: body += shape(track)
+            }
         }
         body += "</svg>\n"
         return Array(body.utf8)
@@ -58,10 +61,12 @@ extension SVG {
         drawn.strokeStart = first.strokeStart; drawn.strokeEnd = first.strokeEnd
         drawn.lineWidth = first.lineWidth; drawn.cornerRadius = first.cornerRadius
         drawn.width = first.width; drawn.height = first.height
-        if e.shape == .segment { return out + SVG.shape(drawn, fixed: f) + "</g>" }
-        let trimChanges = changes(\.strokeStart) || changes(\.strokeEnd)
-        out += SVG.shape(drawn, fixed: f, close: ">", dashed: trimChanges)
-        if e.shape == .rect {
+        switch e.shape {
+        case .circle, .segment:
+            // A circle's own tracks are `element`'s; a segment's arc is fixed.
+            return out + SVG.shape(drawn, fixed: f) + "</g>"
+        case .rect:
+            out += SVG.shape(drawn, fixed: f, close: ">")
             if changes(\.cornerRadius) { out += animate("rx") { f($0.cornerRadius) } }
             if changes(\.width) {
                 out += animate("width") { f($0.width) }
@@ -72,12 +77,15 @@ extension SVG {
                 out += animate("y") { f(-$0.height / 2) }
             }
             return out + "</rect></g>"
+        case .ring:
+            let trimChanges = changes(\.strokeStart) || changes(\.strokeEnd)
+            out += SVG.shape(drawn, fixed: f, close: ">", dashed: trimChanges)
+            if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
+            if trimChanges {
+                out += animate("stroke-dasharray") { SVG.dash($0.strokeStart, $0.strokeEnd, f) }
+                out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
+            }
+            return out + "</circle></g>"
         }
-        if changes(\.lineWidth) { out += animate("stroke-width") { f($0.lineWidth) } }
-        if trimChanges {
-            out += animate("stroke-dasharray") { SVG.dash($0.strokeStart, $0.strokeEnd, f) }
-            out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
-        }
-        return out + "</circle></g>"
     }
 }

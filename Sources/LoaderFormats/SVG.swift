@@ -23,16 +23,26 @@ public enum SVG {
         return Array(out.utf8)
     }
 
-    /// A rect, ring or segment drawn about the origin (its `<g>` places it);
+    /// An element's shape drawn about the origin (its `<g>` places it);
     /// `close` ends the tag (`/>`, or `>` to add animations). A ring is
     /// dashed when it is trimmed, or when `dashed` (its trim is animated).
     static func shape(_ e: Element, fixed: (Double) -> String, close: String = "/>", dashed: Bool = false) -> String {
-        if e.shape == .segment {
+        switch e.shape {
+        case .circle:
+            // `frame` draws a circle as a `<circle>` of its own (never
+            // turned); about the origin it is this.
+            return "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"\(e.color)\"" + close
+        case .segment:
             return "<path d=\"\(segmentPath(diameter: e.diameter, arc: e.arc, fixed))\" fill=\"\(e.color)\"" + close
-        }
-        if e.shape == .rect {
+        case .rect:
             return "<rect x=\"\(fixed(-e.width / 2))\" y=\"\(fixed(-e.height / 2))\" width=\"\(fixed(e.width))\" height=\"\(fixed(e.height))\" rx=\"\(fixed(e.cornerRadius))\" fill=\"\(e.color)\"" + close
+        case .ring:
+            return ring(e, fixed: fixed, close: close, dashed: dashed)
         }
+    }
+
+    /// A ring: a stroked `<circle>`, dashed for its trim.
+    private static func ring(_ e: Element, fixed: (Double) -> String, close: String, dashed: Bool) -> String {
         let ring = "<circle r=\"\(fixed(e.diameter / 2))\" fill=\"none\" stroke=\"\(e.color)\" stroke-width=\"\(fixed(e.lineWidth))\" stroke-linecap=\"\(e.lineCap.rawValue)\""
         // A whole ring undashed: a dash that closes on itself leaves a seam at 12 o'clock in Chromium.
         guard dashed || e.strokeEnd - e.strokeStart < 1 else { return ring + close }

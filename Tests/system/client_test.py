@@ -154,7 +154,7 @@ def compare(player):
             got.update(radius=px * r, start=math.atan2(x0, -y0), end=math.atan2(x1, -y1), rotation=math.atan2(n["b"], n["a"]))
             half = min(e["arc"], 2 * math.pi) / 2
             want.update(radius=k * e["diameter"] * s / 2, start=-half, end=half, rotation=e.get("rotation", 0))
-        else:
+        elif e["shape"] == "ring":
             got.update(radius=px * n["r"], stroke=px * n["stroke"], rotation=math.atan2(n["b"], n["a"]))
             want.update(radius=k * e["diameter"] * s / 2, stroke=k * e["lineWidth"] * s, rotation=e.get("rotation", 0) - math.pi / 2)
             length = max(e["strokeEnd"] - e["strokeStart"], 0)
@@ -163,6 +163,9 @@ def compare(player):
             dash = [1.0, 1.0] if whole else [float(v) for v in n["dash"].split()]
             if (length >= 1 and not whole) or abs(dash[0] - min(length, 1)) > 1e-9 or dash[1] != 1 or abs(float(n["offset"]) + e["strokeStart"]) > 1e-9:
                 problems.append(f"{e['id']}: trim {n['dash']} offset {n['offset']} for {e['strokeStart']}..{e['strokeEnd']}")
+        else:
+            problems.append(f"{e['id']}: a {e['shape']}, a shape this test does not measure")
+            continue
         if px < 1e-9:
             want.pop("rotation", None)           # scaled to nothing: no direction to compare
         for key in want:
@@ -171,6 +174,10 @@ def compare(player):
             if off > tolerance:
                 problems.append(f"{e['id']}.{key}: {got[key]:.4f}, frame says {want[key]:.4f}")
     return problems
+
+# The shapes compare() measures: each one /openapi.json declares, so that a
+# new shape fails here until the test measures it too.
+SHAPES = ["circle", "rect", "ring", "segment"]
 
 def metric(base, name):
     text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()
@@ -191,6 +198,9 @@ def main():
     base = f"http://127.0.0.1:{port}"
     try:
         names = [l["name"] for l in json.load(urllib.request.urlopen(base + "/loaders"))["loaders"]]
+        element = json.load(urllib.request.urlopen(base + "/openapi.json"))["components"]["schemas"]["Element"]
+        declared = element["properties"]["shape"]["enum"]
+        check(declared == SHAPES, f"the shapes /openapi.json declares are the ones measured here ({declared})")
         site = serve(page_html(base, names))
         with Browser(chromium(), os.path.join(out, "chromium-client-profile"), ["--window-size=1280,900"]) as browser:
             page = browser.open(f"http://127.0.0.1:{site.server_address[1]}/")

@@ -160,16 +160,20 @@ final class SceneNode: Sendable {
         var e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
                         opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
         e.rotation = transform.rotation + state.rotation
-        if shape == .rect {
+        // Each shape's own fields (Shape.ownFields); `diameter` is set above.
+        switch shape {
+        case .circle:
+            break
+        case .rect:
             e.width = max(state.width, 0)
             e.height = max(state.height, 0)
             e.cornerRadius = state.cornerRadius
-        } else if shape == .ring {
+        case .ring:
             e.lineWidth = state.lineWidth
             e.strokeStart = min(max(state.strokeStart, 0), 1)
             e.strokeEnd = min(max(state.strokeEnd, 0), 1)
             e.lineCap = cap
-        } else if shape == .segment {
+        case .segment:
             e.arc = arc
         }
         return e

@@ -21,38 +21,23 @@ extension Shape: Encodable {}
 extension LineCap: Encodable {}
 
 extension Element: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case id, shape, x, y, diameter, width, height, cornerRadius, lineWidth, strokeStart, strokeEnd, lineCap, arc
-        case scale, rotation, opacity, color
+    struct FieldKey: CodingKey {
+        let stringValue: String
+        init(_ field: ElementField) { stringValue = field.rawValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 
+    /// The fields the element schema gives its shape, in its order.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(shape, forKey: .shape)
-        try c.encode(x, forKey: .x)
-        try c.encode(y, forKey: .y)
-        switch shape {
-        case .circle:
-            try c.encode(diameter, forKey: .diameter)
-        case .rect:
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-            try c.encode(cornerRadius, forKey: .cornerRadius)
-        case .ring:
-            try c.encode(diameter, forKey: .diameter)
-            try c.encode(lineWidth, forKey: .lineWidth)
-            try c.encode(strokeStart, forKey: .strokeStart)
-            try c.encode(strokeEnd, forKey: .strokeEnd)
-            try c.encode(lineCap, forKey: .lineCap)
-        case .segment:
-            try c.encode(diameter, forKey: .diameter)
-            try c.encode(arc, forKey: .arc)
+        var c = encoder.container(keyedBy: FieldKey.self)
+        for field in shape.fields where field.isWritten(for: self) {
+            switch field.value(of: self) {
+            case let .number(v): try c.encode(v, forKey: FieldKey(field))
+            case let .text(v): try c.encode(v, forKey: FieldKey(field))
+            }
         }
-        try c.encode(scale, forKey: .scale)
-        if rotation != 0 { try c.encode(rotation, forKey: .rotation) }
-        try c.encode(opacity, forKey: .opacity)
-        try c.encode(color, forKey: .color)
     }
 }
 

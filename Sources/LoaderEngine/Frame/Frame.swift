@@ -68,26 +68,6 @@ public struct ElementID: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The shape an element is drawn as.
-public enum Shape: String, Sendable {
-    /// A filled circle of `diameter`.
-    case circle
-    /// A filled rectangle of `width` × `height` with `cornerRadius`.
-    case rect
-    /// A stroked circle of `diameter` and `lineWidth`, drawn from
-    /// `strokeStart` to `strokeEnd` (12 o'clock, clockwise).
-    case ring
-    /// A filled circular segment: the part of a circle of `diameter` that a
-    /// chord cuts off, its arc `arc` radians long and centred on 12 o'clock
-    /// (π is the upper half); the element's centre is the circle's.
-    case segment
-}
-
-/// How a ring's stroke ends (`CAShapeLayerLineCap`).
-public enum LineCap: String, Sendable {
-    case butt, round
-}
-
 /// One drawn thing at one moment: centre, unscaled size (drawn size is
 /// size × `scale`), rotation, opacity and colour. Which size fields count
 /// depends on `shape`; the others are 0.

@@ -140,7 +140,11 @@ public struct SampledLoop: Sendable {
 
     public static func sample(_ e: Element?) -> Sample? {
         guard let e else { return nil }
-        if e.shape == .circle { return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true) }
+        switch e.shape {
+        // A circle is sampled by its drawn radius alone.
+        case .circle: return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
+        case .rect, .ring, .segment: break
+        }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
         s.rotation = e.rotation; s.scale = e.scale
         s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius

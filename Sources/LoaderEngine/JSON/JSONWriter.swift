@@ -61,6 +61,13 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ name: String, _ number: Double) { key(name); value(number) }
     public mutating func field(_ name: String, _ number: Int) { key(name); value(number) }
     public mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
+    /// An array of strings (a schema's `enum`).
+    public mutating func field(_ name: String, _ texts: [String]) {
+        key(name)
+        beginArray()
+        for text in texts { value(text) }
+        endArray()
+    }
 
     /// A string's contents as a JSON string holds them (no quotes), escaped
     /// as `value(_:)` escapes them, appended to `bytes`: for a caller that

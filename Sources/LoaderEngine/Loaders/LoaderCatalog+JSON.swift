@@ -98,10 +98,7 @@ extension ParameterSpec {
             w.field("pattern", "^(none|#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}))$")
         case let .choice(words):
             w.field("type", "string")
-            w.key("enum")
-            w.beginArray()
-            for word in words { w.value(word) }
-            w.endArray()
+            w.field("enum", words)
         }
         w.key("default")
         switch defaultValue {
