@@ -18,9 +18,11 @@ extension LoaderService {
         return response
     }
 
-    /// A body with a strong ETag, or 304 when `If-None-Match` names it.
-    static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?) -> HTTPResponse {
-        let etag = ETag.strong(body)
+    /// A body with a strong ETag (`etag` when it was hashed before), or
+    /// 304 when `If-None-Match` names it.
+    static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?,
+                          etag known: String? = nil) -> HTTPResponse {
+        let etag = known ?? ETag.strong(body)
         var response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType], body: body)
         response.caching = Caching(freshness, etag: etag)
         return ETag.matches(ifNoneMatch, etag) ? notModified(response) : response
