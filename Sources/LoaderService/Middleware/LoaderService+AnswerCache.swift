@@ -6,7 +6,7 @@ extension LoaderService {
     /// encoding. Only GET and HEAD without `Origin` (CORS headers vary).
     func answerCache(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let headers = r.http.headers
-        guard r.http.method == .GET || r.http.method == .HEAD, headers.count(named: "origin") == 0 else { return try next(&r) }
+        guard r.http.method == .GET || r.http.method == .HEAD, r.origin == nil else { return try next(&r) }
         let key = ResponseCache.Key(target: r.http.target, accept: headers["accept"] ?? "")
         let cache = r.caches.responses
         if let hit = cache.lookup(key) {
@@ -40,6 +40,11 @@ extension LoaderService {
     /// A JSON body with a strong ETag; `If-None-Match` gives 304.
     func json(_ body: [UInt8], _ request: HTTPRequest, _ freshness: Caching.Freshness) throws -> HTTPResponse {
         try Negotiation.requireJSON(request)
-        return Self.cacheable(body, contentType: "application/json", freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
+        return Self.acceptedJSON(body, request, freshness)
+    }
+
+    /// The same for a request whose `Accept` was checked already.
+    static func acceptedJSON(_ body: [UInt8], _ request: HTTPRequest, _ freshness: Caching.Freshness) -> HTTPResponse {
+        cacheable(body, contentType: "application/json", freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
     }
 }
