@@ -94,7 +94,7 @@ public final class LoaderService: HTTPResponder, Sendable {
     }
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
-        var r = ServiceRequest(http: request, context: context, caches: context.storage(as: LoopCaches.self), start: monotonicNanoseconds())
+        var r = ServiceRequest(http: request, origin: request.headers["origin"], context: context, caches: context.storage(as: LoopCaches.self), start: monotonicNanoseconds())
         // The pipeline, outermost first; the router is last. Written out (not
         // a list walked at run time) so that each step is a direct call.
         do {

@@ -216,3 +216,86 @@ struct RedisScript: Sendable {
         var whole: [String] { ["EVAL", script.text] + rest }
     }
 }
+
+// The scripts' replies, read into values where they arrive: the store
+// reads fields, never positions or the text of an error.
+extension RedisScripts {
+    /// A reply that is not the shape its script answers.
+    struct UnexpectedReply: Error {}
+
+    /// A script's own error reply (`redis.error_reply`), by its code.
+    enum ScriptError: Equatable {
+        case notFound, expired, unauthorized, tooManySessions, tooManyViewers, tooManyEvents, done, finished
+        /// The session changed since it was read: read it again.
+        case retry
+        /// The post script: the session's loader does not take the event.
+        case eventNotAccepted(loader: String)
+        /// No code of the scripts': Redis's own error.
+        case other
+
+        init(_ reply: RedisErrorReply) {
+            let code = reply.code
+            switch code {
+            case "not_found": self = .notFound
+            case "session_expired": self = .expired
+            case "unauthorized": self = .unauthorized
+            case "too_many_sessions": self = .tooManySessions
+            case "too_many_viewers": self = .tooManyViewers
+            case "too_many_events": self = .tooManyEvents
+            case "session_done": self = .done
+            case "session_finished": self = .finished
+            case "retry": self = .retry
+            default:
+                let prefix = "event_not_accepted "
+                self = code.hasPrefix(prefix) ? .eventNotAccepted(loader: String(code.dropFirst(prefix.count))) : .other
+            }
+        }
+    }
+
+    /// `read`'s reply: the session's hash (loader, params, createdAt,
+    /// viewers over all replicas, event count) and its events from `from`.
+    struct ReadReply {
+        let loader: String
+        let params: String
+        let createdAt: Double
+        let viewers: Int
+        let eventCount: Int
+        /// The events, in stream order; an entry of another shape is skipped.
+        let events: [(StreamID, SessionEvent)]
+
+        static func decode(_ value: RESPValue) throws(UnexpectedReply) -> ReadReply {
+            guard case .array(let parts?) = value, parts.count == 2, case .array(let h?) = parts[0], h.count == 7,
+                  let loader = h[0].string, let params = h[1].string, let createdAt = h[2].string.flatMap(Double.init),
+                  let viewers = h[3].string.flatMap(Int.init), let count = h[6].string.flatMap(Int.init),
+                  case .array(let entries?) = parts[1]
+            else { throw UnexpectedReply() }
+            var events: [(StreamID, SessionEvent)] = []
+            events.reserveCapacity(entries.count)
+            for entry in entries {
+                guard case .array(let pair?) = entry, pair.count == 2, let id = pair[0].string.flatMap(StreamID.init),
+                      case .array(let fields?) = pair[1] else { continue }
+                var kind: SessionEvent.Kind?, t: Double?
+                var i = 0
+                while i + 1 < fields.count {
+                    if fields[i].string == "type" { kind = fields[i + 1].string.flatMap(SessionEvent.Kind.init(rawValue:)) }
+                    if fields[i].string == "t" { t = fields[i + 1].string.flatMap(Double.init) }
+                    i += 2
+                }
+                if let kind, let t { events.append((id, SessionEvent(kind: kind, t: t))) }
+            }
+            return ReadReply(loader: loader, params: params, createdAt: createdAt, viewers: viewers, eventCount: count, events: events)
+        }
+    }
+
+    /// `post`'s reply to progress: the event's time on the session's clock.
+    static func postedTime(_ value: RESPValue) throws(UnexpectedReply) -> Double {
+        guard let t = value.string.flatMap(Double.init) else { throw UnexpectedReply() }
+        return t
+    }
+
+    /// `count`'s reply: the live sessions.
+    static func liveCount(_ value: RESPValue) throws(UnexpectedReply) -> Int {
+        guard case .integer(let n) = value else { throw UnexpectedReply() }
+        return Int(n)
+    }
+}

@@ -245,7 +245,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
             if let commands = self.commands {
                 let call = RedisScript.Call(script: RedisScripts.count, rest: ["1", RedisScripts.live, JSONWriter.number(clock.now())])
                 Self.run(call, on: commands) { [weak self] r in
-                    if case .success(.integer(let n)) = r { self?.liveCount.store(Int(n), ordering: .relaxed) }
+                    if case .success(let value) = r, let n = try? RedisScripts.liveCount(value) { self?.liveCount.store(n, ordering: .relaxed) }
                 }
             }
             self.scheduleRefresh(loop)
@@ -306,7 +306,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
                          JSONWriter.number(clock.now()), progressLoaders]
         write(id, RedisScripts.eval(RedisScripts.post, id, arguments), kind: kind) { result in
             reply(result.flatMap { value in
-                guard let t = value.string.flatMap(Double.init) else { return .failure(.unavailable("an unexpected reply from Redis")) }
+                guard let t = try? RedisScripts.postedTime(value) else { return .failure(.unavailable("an unexpected reply from Redis")) }
                 return .success(SessionEvent(kind: kind, t: t))
             })
         }
@@ -512,25 +512,10 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// The session in a read's reply, its new events folded into what this
     /// replica had read of it before; nil if they do not add up to its count.
     private func fold(_ id: String, _ value: RESPValue, from: String, addViewer: Bool) -> Result<SessionSnapshot?, SessionError> {
-        guard case .array(let parts?) = value, parts.count == 2, case .array(let h?) = parts[0], h.count == 7,
-              let name = h[0].string, let paramsText = h[1].string, let createdAt = h[2].string.flatMap(Double.init),
-              let viewers = h[3].string.flatMap(Int.init), let count = h[6].string.flatMap(Int.init),
-              case .array(let entries?) = parts[1], let definition = catalog[name]
+        guard let read = try? RedisScripts.ReadReply.decode(value), let definition = catalog[read.loader]
         else { return .failure(.unavailable("an unexpected reply from Redis")) }
-        var new: [(StreamID, SessionEvent)] = []
-        new.reserveCapacity(entries.count)
-        for entry in entries {
-            guard case .array(let pair?) = entry, pair.count == 2, let id = pair[0].string.flatMap(StreamID.init),
-                  case .array(let fields?) = pair[1] else { continue }
-            var kind: SessionEvent.Kind?, t: Double?
-            var i = 0
-            while i + 1 < fields.count {
-                if fields[i].string == "type" { kind = fields[i + 1].string.flatMap(SessionEvent.Kind.init(rawValue:)) }
-                if fields[i].string == "t" { t = fields[i + 1].string.flatMap(Double.init) }
-                i += 2
-            }
-            if let kind, let t { new.append((id, SessionEvent(kind: kind, t: t))) }
-        }
+        let paramsText = read.params, createdAt = read.createdAt, viewers = read.viewers, count = read.eventCount
+        let new = read.events
         // A session's parameters never change: read once per session.
         var made: Folded?
         if from == "-" || known.withLock({ $0[id] == nil }) {
@@ -617,16 +602,14 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         Self.run(call, on: commands) { result in
             switch result {
             case .success(let value): reply(.success(value))
-            case .failure(.reply(let message)):
-                // A script's own error is its code (Redis may put "ERR " before it).
-                let code = message.hasPrefix("ERR ") ? String(message.dropFirst(4)) : message
-                if code == "retry", let retry { return retry() }
+            case .failure(.reply(let error)):
+                switch RedisScripts.ScriptError(error) {
+                case .retry where retry != nil: retry?()
                 // The post script names the session's loader when it does not take the event.
-                if code.hasPrefix("event_not_accepted "), let kind {
-                    let loader = String(code.dropFirst("event_not_accepted ".count))
-                    return reply(.failure(.eventNotAccepted(kind: kind, loader: loader, accepted: catalog[loader]?.events.map(\.name) ?? [])))
+                case .eventNotAccepted(let loader) where kind != nil:
+                    reply(.failure(.eventNotAccepted(kind: kind!, loader: loader, accepted: catalog[loader]?.events.map(\.name) ?? [])))
+                case let script: reply(.failure(Self.error(script, code: error.code, id, limits)))
                 }
-                reply(.failure(Self.error(code, id, limits)))
             case .failure(.unavailable(let why)), .failure(.invalidURL(let why)): reply(.failure(.unavailable(why)))
             }
         }
@@ -636,24 +619,26 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// script yet (a new or restarted Redis), which also has it keep it.
     private static func run(_ call: RedisScript.Call, on connection: RedisConnection, _ reply: @escaping RedisConnection.Reply) {
         connection.send(call.bySHA) { result in
-            guard case .failure(.reply(let message)) = result, message.hasPrefix("NOSCRIPT") else { return reply(result) }
+            guard case .failure(.reply(let error)) = result, error.kind == .noScript else { return reply(result) }
             connection.send(call.whole, reply: reply)
         }
     }
 
-    private static func error(_ code: String, _ id: String, _ limits: SessionLimits) -> SessionError {
-        switch code {
-        case "not_found": return .notFound(id: id)
-        case "session_expired": return .expired(id: id, ttlSeconds: limits.ttlSeconds)
-        case "unauthorized": return .unauthorized
-        case "too_many_sessions": return .tooManySessions(limit: limits.maxSessions)
-        case "too_many_viewers": return .tooManyViewers(limit: limits.maxViewersPerSession)
-        case "too_many_events": return .tooManyEvents(limit: limits.maxEventsPerSession)
-        case "session_done": return .done
-        case "session_finished": return .finished
+    /// A script's error as the sessions' own; `code` is its text, for one
+    /// that is none of the scripts'.
+    private static func error(_ error: RedisScripts.ScriptError, code: String, _ id: String, _ limits: SessionLimits) -> SessionError {
+        switch error {
+        case .notFound: return .notFound(id: id)
+        case .expired: return .expired(id: id, ttlSeconds: limits.ttlSeconds)
+        case .unauthorized: return .unauthorized
+        case .tooManySessions: return .tooManySessions(limit: limits.maxSessions)
+        case .tooManyViewers: return .tooManyViewers(limit: limits.maxViewersPerSession)
+        case .tooManyEvents: return .tooManyEvents(limit: limits.maxEventsPerSession)
+        case .done: return .done
+        case .finished: return .finished
         // Another writer kept changing the session: the outcome is unknown to nobody, but try later.
-        case "retry": return .unavailable("the session changed too often while this event was written; try again")
-        default: return .unavailable("Redis answered: \(code)")
+        case .retry: return .unavailable("the session changed too often while this event was written; try again")
+        case .eventNotAccepted, .other: return .unavailable("Redis answered: \(code)")
         }
     }
 }

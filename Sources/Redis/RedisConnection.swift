@@ -364,14 +364,15 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
             if case .error(let message) = value {
                 // The handshake's own failure (a wrong password) is the connection's.
                 guard let reply else { return disconnect("the handshake failed: \(message.prefix(200))") }
+                let error = RedisErrorReply(message)
                 // A replica, or a server still loading its data, did not run the
                 // command: it fails as one not sent, and the primary is looked for again.
-                if let word = Self.notPrimary.first(where: { message.hasPrefix($0) }) {
-                    reply(.failure(.unavailable("\(target) answered \(word)")))
+                if error.kind == .notPrimary {
+                    reply(.failure(.unavailable("\(target) answered \(error.word)")))
                     // (The reply may have dropped the connection itself.)
-                    return isOpen ? disconnect("\(target) answered \(word)") : ()
+                    return isOpen ? disconnect("\(target) answered \(error.word)") : ()
                 }
-                reply(.failure(.reply(message)))
+                reply(.failure(.reply(error)))
             } else {
                 reply?(.success(value))
             }
@@ -438,10 +439,6 @@ public final class RedisConnection: Selectable, @unchecked Sendable {
         }
     }
 
-    /// Replies of a server that is not the primary (now): the command was not run.
-    /// (Not NOREPLICAS: the primary itself says that while its replicas lag,
-    /// and looking for another would only reconnect to it, again and again.)
-    private static let notPrimary = ["READONLY", "LOADING", "MASTERDOWN"]
 
 
     static func resolve(_ host: String, _ port: Int) -> SocketAddress? {

@@ -228,7 +228,7 @@ public final class RedisSentinel: Sendable {
         try connection.send(sentinelAuth + [["SUBSCRIBE", "+switch-master"]], by: monotonicNanoseconds() &+ timeout)
         for _ in 0..<(sentinelAuth.count + 1) {
             guard let reply = try connection.receive(by: monotonicNanoseconds() &+ timeout) else { throw .unavailable("no answer") }
-            if case .error(let message) = reply { throw .reply(message) }
+            if case .error(let message) = reply { throw .reply(RedisErrorReply(message)) }
         }
         // Moves while no one watched: ask the Sentinels again.
         queries.async { [self] in

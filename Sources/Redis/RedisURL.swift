@@ -83,14 +83,15 @@ public enum RedisError: Error, Sendable, Equatable {
     /// connection was lost before the reply came: the outcome of a write
     /// in flight is unknown.
     case unavailable(String)
-    /// The server answered with an error reply (`-ERR …`).
-    case reply(String)
+    /// The server answered with an error reply (`-ERR …`), read into its kind.
+    case reply(RedisErrorReply)
     case invalidURL(String)
 
     /// What happened, in words (for logs and other errors).
     public var message: String {
         switch self {
-        case .unavailable(let why), .reply(let why), .invalidURL(let why): return why
+        case .unavailable(let why), .invalidURL(let why): return why
+        case .reply(let error): return error.message
         }
     }
 }

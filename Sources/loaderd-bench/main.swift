@@ -7,6 +7,8 @@ case "engine":
     EngineBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "service":
     ServiceBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "answers":
+    AnswerBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "wire":
     WireBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "svg":
@@ -18,5 +20,5 @@ case "pictures":
 case "zlib":
     ZlibFilter.run()
 default:
-    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | wire [--iterations N] | svg | definitions | pictures [directory] | zlib < in > out")
+    print("usage: loaderd-bench engine [--iterations N] | service [--iterations N] | answers [--iterations N] | wire [--iterations N] | svg | definitions | pictures [directory] | zlib < in > out")
 }

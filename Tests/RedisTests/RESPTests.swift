@@ -109,3 +109,25 @@ struct RESPTests {
         #expect(RESP.command(["SET", "k", "välue"]) == Array("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$6\r\nvälue\r\n".utf8))
     }
 }
+
+/// Error replies read into their kinds where they arrive. The texts are
+/// Redis's own (its replies to EVALSHA of an unknown digest, a write to a
+/// replica, a command during loading, INCR of a list, and a script's
+/// `redis.error_reply`).
+struct RedisErrorReplyTests {
+    @Test func kindsAndCodes() {
+        #expect(RedisErrorReply("NOSCRIPT No matching script. Please use EVAL.").kind == .noScript)
+        #expect(RedisErrorReply("READONLY You can't write against a read only replica.").kind == .notPrimary)
+        #expect(RedisErrorReply("LOADING Redis is loading the dataset in memory").kind == .notPrimary)
+        #expect(RedisErrorReply("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.").kind == .notPrimary)
+        #expect(RedisErrorReply("READONLY You can't write against a read only replica.").word == "READONLY")
+        #expect(RedisErrorReply("WRONGTYPE Operation against a key holding the wrong kind of value").kind == .wrongType)
+        // NOREPLICAS comes from the primary itself: not a reason to look for another.
+        #expect(RedisErrorReply("NOREPLICAS Not enough good replicas to write.").kind == .other)
+        let script = RedisErrorReply("ERR not_found")
+        #expect(script.kind == .other)
+        #expect(script.code == "not_found")
+        #expect(RedisErrorReply("too_many_sessions").code == "too_many_sessions")
+        #expect(RedisError.reply(RedisErrorReply("ERR value is not an integer or out of range")).message == "ERR value is not an integer or out of range")
+    }
+}

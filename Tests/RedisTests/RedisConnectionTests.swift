@@ -52,7 +52,7 @@ struct RedisConnectionTests {
             let values = got.withLock { $0 }
             #expect(values.count == 1000 && (0..<1000).allSatisfy { values[$0] == .bulk(Array("v\($0)".utf8)) })
             // An error reply is the command's, and the connection goes on.
-            if case .failure(.reply(let message))? = call(c, ["INCR", "k1"]) { #expect(message.hasPrefix("ERR")) } else { Issue.record("no error reply") }
+            if case .failure(.reply(let error))? = call(c, ["INCR", "k1"]) { #expect(error.message.hasPrefix("ERR")); #expect(error.kind == .other) } else { Issue.record("no error reply") }
             #expect(call(c, ["EVAL", "return redis.call('GET', KEYS[1])", "1", "k7"]) == .success(.bulk(Array("v7".utf8))))
             c.close()
         }

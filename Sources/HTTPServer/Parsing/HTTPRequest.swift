@@ -1,4 +1,3 @@
-import Synchronization
 import Glibc
 
 /// An HTTP method token (`GET`, `POST`…), compared exactly.
@@ -56,8 +55,9 @@ public struct HTTPRequest: Sendable {
         let headers: HTTPHeaders
         let body: [UInt8]
         let keepAlive: Bool
-        /// `Accept`'s media ranges, parsed on first use (nil: not yet).
-        let accept = Mutex<MediaRanges?>(nil)
+        /// `Accept`'s media ranges, parsed once with the head: a constant,
+        /// read with no lock however many times a request asks.
+        let accept: MediaRanges
 
         init(method: HTTPMethod, target: String, parts: RequestTarget.Parts, version: HTTPVersion, headers: HTTPHeaders, body: [UInt8]) {
             self.method = method
@@ -69,6 +69,7 @@ public struct HTTPRequest: Sendable {
             self.headers = headers
             self.body = body
             self.keepAlive = HTTPRequest.persistent(version: version, headers: headers)
+            self.accept = MediaRanges(headers["accept"])
         }
     }
 
@@ -110,15 +111,8 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The media ranges of `Accept` (RFC 9110 §12.5.1), parsed once per
-    /// request, on first use.
-    public var accept: MediaRanges {
-        storage.accept.withLock { ranges in
-            if let ranges { return ranges }
-            let parsed = MediaRanges(headers["accept"])
-            ranges = parsed
-            return parsed
-        }
-    }
+    /// request.
+    public var accept: MediaRanges { storage.accept }
 
     /// The first value of query item `name`.
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
@@ -156,10 +150,16 @@ public struct MediaRanges: Sendable, Equatable {
 
     /// Nil when the request has no `Accept`.
     public let ranges: [Range]?
+    private static let anything = [Range(name: "*/*", q: 1)]
 
     public init(_ header: String?) {
         guard let header, !header.trimmingSpaces.isEmpty else {
             ranges = nil
+            return
+        }
+        // What most clients send, without splitting or lower-casing.
+        if header == "*/*" {
+            ranges = Self.anything
             return
         }
         var out = [Range]()

@@ -86,6 +86,11 @@ public struct SampledLoop: Sendable {
         return SampledLoop(loader: steady.loader, start: from ?? steady.start, duration: steady.duration, verify: verify)
     }
 
+    /// The loop of `steady`; `from`, when given, is where it starts instead.
+    public static func loop(_ steady: SteadyLoop, from: Double? = nil) -> SampledLoop {
+        SampledLoop(loader: steady.loader, start: from ?? steady.start, duration: steady.duration, verify: false)
+    }
+
     /// The longest loop, in seconds: a longer period or page load loops its
     /// first minute (sampling is bounded by it).
     public static let maxDuration = SteadyLoop.maxDuration

@@ -30,7 +30,13 @@ public struct SteadyLoop: Sendable {
     ///   then finish) and 0.4 s after it is done, from 0.
     /// - Neither: its first minute from when every element has started.
     public init(_ definition: LoaderDefinition, parameters: some Collection<(name: String, value: String)>) throws(ParameterError) {
-        let plain = try definition.configure(parameters)
+        try self.init(definition, configured: definition.configure(parameters), parameters: parameters)
+    }
+
+    /// The same, from `plain`: `definition` configured with `parameters`
+    /// already (a caller that checked them first configures them once).
+    public init(_ definition: LoaderDefinition, configured plain: ConfiguredLoader,
+                parameters: some Collection<(name: String, value: String)>) throws(ParameterError) {
         guard definition.events.contains(where: { $0.name == "finish" }) else {
             loader = plain
             start = definition.settleTime(plain.parameters)

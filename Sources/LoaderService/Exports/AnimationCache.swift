@@ -5,9 +5,11 @@ import LoaderEngine
 struct AnimationCache {
     static let maxCount = 64
     static let maxBytes = 32 << 20
-    /// An answer's body, and for a picture of frames its `Loader-Frame-Rate`.
+    /// An answer's body and its ETag (hashed once, when built), and for a
+    /// picture of frames its `Loader-Frame-Rate`.
     struct Entry {
         var body: [UInt8]
+        var etag: String
         var frameRate: String? = nil
     }
     private var entries: [String: Entry] = [:]

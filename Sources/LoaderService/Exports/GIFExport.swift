@@ -6,17 +6,18 @@ import Raster
 /// palette for the loop, transparent where nothing is drawn (unless the
 /// loader has a background), edges blended against `matte` when given;
 /// delays in hundredths of a second that add up to the loop's length.
-struct GIFExport: LoaderExport {
+struct GIFExport: FramesExport {
     let file = "animation.gif"
     let title = "Animated GIF"
     let mediaType = "image/gif"
-    let source = ExportSource.frames
     let operationName = "AnimationGIF"
     let options = [
         PictureSize.dprOption(default: FrameTimes.defaultDPR), FrameTimes.fpsOption(max: 50),
         ExportOption(name: "matte", summary: "A colour (#RRGGBB) to blend partly covered pixels against, for a page of that colour; without it a pixel at least half covered shows its colour, and the rest is transparent.",
-                     schema: #"{"type":"string","pattern":"^#?[0-9A-Fa-f]{6}$"}"#) { value in
-            RGBColor(parsing: value) == nil ? "matte must be a colour, #RRGGBB" : nil
+                     schema: #"{"type":"string","pattern":"^#?[0-9A-Fa-f]{6}$"}"#) { value, options in
+            guard let matte = RGBColor(parsing: value) else { return "matte must be a colour, #RRGGBB" }
+            options.matte = matte
+            return nil
         },
     ]
     func summary(_ label: String, loop: String) -> String {
@@ -26,16 +27,15 @@ struct GIFExport: LoaderExport {
     /// pixels in all (16 MB); a longer loop's are drawn again.
     static let keptPixels = 4_000_000
 
-    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
+    func work(_ loader: ConfiguredLoader, duration: Double, options: PictureOptions) throws(ServiceError) -> Int {
         let size = try PictureSize(loader, options)
         // Each frame is drawn twice (once for the palette, once to write) where they are not kept.
         return 2 * size.work(frames: try FrameTimes(duration: duration, options: options, size: size).count)
     }
-    func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: [String: String]) -> [UInt8] {
-        guard let size = try? PictureSize(loader, options),
-              let times = try? FrameTimes(duration: duration, options: options, size: size) else { return [] }
+    func write(_ loader: ConfiguredLoader, start: Double, duration: Double, background: RGBColor?, options: PictureOptions) throws(ExportFailure) -> [UInt8] {
+        let (size, times) = try FrameTimes.checked(loader, duration: duration, options: options)
         let scale = PictureSize.dpr(options)
-        let matte = options["matte"].flatMap { RGBColor(parsing: $0) }
+        let matte = options.matte
         /// A pixel as a GIF shows it: a colour, or nothing (nil).
         @Sendable func shown(_ px: ArraySlice<UInt8>) -> UInt32? {
             let i = px.startIndex

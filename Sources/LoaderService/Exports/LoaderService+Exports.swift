@@ -6,18 +6,18 @@ import Synchronization
 extension LoaderService {
     /// An export of a loader: one frame, or one loop.
     func serve(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
-        switch export.source {
-        case .frame: return try frame(export, definition, request, peer: peer)
-        case .loop, .frames: return try loop(export, definition, request, peer: peer)
-        }
+        if let export = export as? any FrameExport { return try frame(export, definition, request, peer: peer) }
+        return try loop(export, definition, request, peer: peer)
     }
 
     /// `GET /loaders/{name}/frames.svg` (and `Accept: image/svg+xml` on
     /// `/frames`): one frame at `t` (default 0), with the loader's events.
-    func frame(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest,
+    func frame(_ export: any FrameExport, _ definition: LoaderDefinition, _ request: HTTPRequest,
                peer: SocketAddress? = nil) throws -> HTTPResponse {
         let options = try exportOptions(export, request)
-        let query = try FrameQuery(definition, items: request.query.filter { options[$0.name] == nil }) { Negotiation.wantsEventStream(request) }
+        let query = try FrameQuery(definition, items: export.options.isEmpty ? request.query : request.query.filter { !export.takes($0.name) }) {
+            Negotiation.wantsEventStream(request)
+        }
         for name in FrameQuery.ownNames where name != "t" && query[name] != nil {
             throw ServiceError.invalid("\(name) does not apply to a picture of one frame")
         }
@@ -27,8 +27,10 @@ extension LoaderService {
         let freshness: Caching.Freshness = explicit != nil ? .immutable : .revalidate
         let work = try export.work(loader, duration: 0, options: options)
         guard work > 0 else {
-            return try picture(export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options), request,
-                               freshness: freshness, mediaType: export.mediaType, contentType: export.contentType)
+            let body = try built(export, definition) { () throws(ExportFailure) in
+                try export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options)
+            }
+            return try picture(body, request, freshness: freshness, mediaType: export.mediaType, contentType: export.contentType)
         }
         // Pixels: off the event loop, in the client's share of heavy work.
         guard work <= configuration.maxWorkPerRequest else {
@@ -36,22 +38,40 @@ extension LoaderService {
         }
         guard Negotiation.accepts(request, export.mediaType) else { throw ServiceError.notAcceptable(export.mediaType) }
         let ifNoneMatch = request.headers["if-none-match"]
-        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { _ in
-            let body = export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options)
+        return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self] _ in
+            let body = try built(export, definition) { () throws(ExportFailure) in
+                try export.write(loader.frame(at: explicit ?? 0), background: loader.background, options: options)
+            }
             return LoaderService.cacheable(body, contentType: export.contentType, freshness: freshness, ifNoneMatch: ifNoneMatch)
         }
     }
 
-    /// The export's own query names, checked.
-    func exportOptions(_ export: any LoaderExport, _ request: HTTPRequest) throws -> [String: String] {
-        var options: [String: String] = [:]
+    /// The export's own query names, checked and parsed: the one place
+    /// they are read from the query.
+    func exportOptions(_ export: any LoaderExport, _ request: HTTPRequest) throws(ServiceError) -> PictureOptions {
+        var options = PictureOptions()
+        guard !export.options.isEmpty else { return options }
+        var given: [String] = []
         for item in request.query {
             guard let option = export.options.first(where: { $0.name == item.name }) else { continue }
-            guard options[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
-            if let problem = option.check(item.value) { throw ServiceError.invalid(problem) }
-            options[item.name] = item.value
+            guard !given.contains(item.name) else { throw ServiceError.invalid("\(item.name) is given more than once") }
+            if let problem = option.parse(item.value, &options) { throw ServiceError.invalid(problem) }
+            given.append(item.name)
         }
         return options
+    }
+
+    /// The bytes `write` makes. A build that fails after its checks passed
+    /// is the service's fault: logged, and a 500 that names the export,
+    /// never an empty answer.
+    func built(_ export: any LoaderExport, _ definition: LoaderDefinition,
+               _ write: () throws(ExportFailure) -> [UInt8]) throws(ServiceError) -> [UInt8] {
+        do {
+            return try write()
+        } catch {
+            logger.log(.error, "export failed", [("export", .string(export.file)), ("loader", .string(definition.name)), ("reason", .string(error.reason))])
+            throw ServiceError(.internalServerError, "export_failed", "\(export.file) of \(definition.name) could not be built; the server logged why")
+        }
     }
 
     /// `GET /loaders/{name}/animation.svg`, `.json`, `.css`, `.html`: one
@@ -63,7 +83,7 @@ extension LoaderService {
     func loop(_ export: any LoaderExport, _ definition: LoaderDefinition, _ request: HTTPRequest, peer: SocketAddress?) throws -> HTTPResponse {
         var from: Double?
         let options = try exportOptions(export, request)
-        for item in request.query where options[item.name] == nil
+        for item in request.query where !export.takes(item.name)
                 && (FrameQuery.ownNames.contains(item.name) || definition.events.contains(where: { $0.name == item.name })) {
             if item.name == "duration" && definition.hasParameter(named: "duration") { continue }
             if item.name == "from" && from == nil {
@@ -73,10 +93,11 @@ extension LoaderService {
             throw ServiceError.invalid(item.name == "from" ? "from is given more than once"
                                        : "\(quoted(item.name)) does not apply to an animation; it takes the loader's parameters and from")
         }
-        let items = request.query.filter { item in item.name != "from" && !export.options.contains { $0.name == item.name } }
+        let items = request.query.filter { item in item.name != "from" && !export.takes(item.name) }
         let key = export.file + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         if let cached = animations.withLock({ $0[key] }) {
-            var response = try picture(cached.body, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType, contentType: export.contentType)
+            var response = try picture(cached.body, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType,
+                                       contentType: export.contentType, etag: cached.etag)
             if let rate = cached.frameRate { response.headers.add(Self.frameRateHeader, rate) }
             return response
         }
@@ -89,13 +110,14 @@ extension LoaderService {
         }
         let ifNoneMatch = request.headers["if-none-match"]
         let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
-        if export.source == .frames {
-            // The loop's frames at a frame rate: its length first (cheap), then the work checked.
+        if let export = export as? any FramesExport {
+            // The loop's frames at a frame rate: its length first (cheap, from the loader
+            // configured above), then the work checked.
             let steady: SteadyLoop
-            do { steady = try SteadyLoop(definition, parameters: items) } catch { throw ServiceError(error) }
-            let fpsAsked = options["fps"] != nil
-            let options = FrameTimes.sized(steady.loader, duration: steady.duration, options, maxWork: configuration.maxWorkPerRequest) {
-                try export.work(steady.loader, duration: steady.duration, options: $0)
+            do { steady = try SteadyLoop(definition, configured: loader, parameters: items) } catch { throw ServiceError(error) }
+            let fpsAsked = options.fps != nil
+            let options = FrameTimes.sized(steady.loader, duration: steady.duration, options, maxWork: configuration.maxWorkPerRequest) { (sized) throws(ServiceError) in
+                try export.work(steady.loader, duration: steady.duration, options: sized)
             }
             let work = try export.work(steady.loader, duration: steady.duration, options: options)
             guard work <= configuration.maxWorkPerRequest else {
@@ -107,8 +129,10 @@ extension LoaderService {
                 // frames, while all the drawing stays within maxWorkPerRequest.
                 var options = options, body: [UInt8] = [], spent = work
                 while true {
-                    body = export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
-                                        background: loader.background, options: options)
+                    body = try built(export, definition) { () throws(ExportFailure) in
+                        try export.write(steady.loader, start: from ?? steady.start, duration: steady.duration,
+                                         background: loader.background, options: options)
+                    }
                     guard !fpsAsked, let lighter = FrameTimes.lighter(options, bytes: body.count, duration: steady.duration),
                           let cost = try? export.work(steady.loader, duration: steady.duration, options: lighter),
                           spent + cost <= configuration.maxWorkPerRequest else { break }
@@ -117,8 +141,11 @@ extension LoaderService {
                 }
                 // The frame rate drawn, lowered or not: a header, kept with the body.
                 let rate = FrameTimes.rate(duration: steady.duration, options)
-                animations.withLock { $0[key] = AnimationCache.Entry(body: body, frameRate: rate) }
-                var response = LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
+                // Its ETag is kept with it: a hit (one over the answer cache's 64 KiB) hashes nothing.
+                let etag = ETag.strong(body)
+                animations.withLock { $0[key] = AnimationCache.Entry(body: body, etag: etag, frameRate: rate) }
+                var response = LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400),
+                                                       ifNoneMatch: ifNoneMatch, etag: etag)
                 response.headers.add(Self.frameRateHeader, rate)
                 return response
             }
@@ -130,22 +157,30 @@ extension LoaderService {
             throw ServiceError(.badRequest, "too_costly",
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
+        guard let export = export as? any LoopExport else {
+            throw ServiceError(.internalServerError, "export_failed", "\(export.file) of \(definition.name) could not be built; the server logged why")
+        }
         // The loader's `color` when the query gives it (CSS and HTML paint
         // in the page's colour otherwise); no export takes an option of that name.
         var loopOptions = options
-        if let color = items.first(where: { $0.name == "color" }) { loopOptions["color"] = color.value }
+        loopOptions.colorGiven = items.contains { $0.name == "color" }
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
         return runHeavy(for: client) { [self, from, options = loopOptions] _ in
-            guard let loop = try? SampledLoop.loop(for: definition, parameters: items, from: from),
+            // The loop of the loader configured above (configured again only for the reduced one).
+            guard let steady = try? SteadyLoop(definition, configured: loader, parameters: items),
+                  case let loop = SampledLoop.loop(steady, from: from),
                   let reduced = export.needsReducedLoop
                     ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
                     : loop
             else {
                 return ServiceError.invalid("the animation's parameters are not valid").response
             }
-            let body = export.write(loop, reduced: export.needsReducedLoop ? reduced : nil, options: options)
-            animations.withLock { $0[key] = AnimationCache.Entry(body: body) }
-            return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch)
+            let body = try built(export, definition) { () throws(ExportFailure) in
+                try export.write(loop, reduced: export.needsReducedLoop ? reduced : nil, options: options)
+            }
+            let etag = ETag.strong(body)
+            animations.withLock { $0[key] = AnimationCache.Entry(body: body, etag: etag) }
+            return LoaderService.cacheable(body, contentType: export.contentType, freshness: .maxAge(seconds: 86400), ifNoneMatch: ifNoneMatch, etag: etag)
         }
     }
 
@@ -155,11 +190,11 @@ extension LoaderService {
     static let frameRateHeader = "Loader-Frame-Rate"
 
     private func picture(_ body: [UInt8], _ request: HTTPRequest, freshness: Caching.Freshness, mediaType: String = "image/svg+xml",
-                         contentType: String = "image/svg+xml") throws -> HTTPResponse {
+                         contentType: String = "image/svg+xml", etag: String? = nil) throws -> HTTPResponse {
         guard Negotiation.accepts(request, mediaType) else {
             throw ServiceError.notAcceptable(mediaType)
         }
-        return Self.cacheable(body, contentType: contentType, freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
+        return Self.cacheable(body, contentType: contentType, freshness: freshness, ifNoneMatch: request.headers["if-none-match"], etag: etag)
     }
 
     /// Whether the client asks for SVG rather than JSON on `/frames`: SVG

@@ -5,21 +5,20 @@ import Raster
 
 /// `frames.png`: one frame as a PNG, at the canvas size times `dpr` pixels
 /// (1 to 4, default 2), on the loader's background or transparent.
-struct PNGFrameExport: LoaderExport {
+struct PNGFrameExport: FrameExport {
     let file = "frames.png"
     let title = "PNG frame"
     let mediaType = "image/png"
-    let source = ExportSource.frame
     let operationName = "FramePNG"
     let heavy = true
     let options = [PictureSize.dprOption(default: 2)]
     func summary(_ label: String, loop: String) -> String {
         "One \(label) frame as a PNG of the canvas × dpr pixels (8-bit RGBA; each pixel's coverage computed from the shapes' geometry), on the loader's background or transparent. At most \(PictureSize.maxPixels) pixels."
     }
-    func work(_ loader: ConfiguredLoader, duration: Double, options: [String: String]) throws -> Int {
+    func work(_ loader: ConfiguredLoader, duration: Double, options: PictureOptions) throws(ServiceError) -> Int {
         try PictureSize(loader, options).work(frames: 1)
     }
-    func write(_ frame: Frame, background: RGBColor?, options: [String: String]) -> [UInt8] {
+    func write(_ frame: Frame, background: RGBColor?, options: PictureOptions) -> [UInt8] {
         PNG.encode(Rasteriser.image(frame, scale: PictureSize.dpr(options), background: background))
     }
 }
@@ -33,13 +32,14 @@ struct PictureSize {
     static func dprOption(default value: Double) -> ExportOption {
         ExportOption(
             name: "dpr", summary: "Pixels per point: 1 to 4 (default \(SVG.n(value))).",
-            schema: #"{"type":"number","minimum":1,"maximum":4}"#) { value in
+            schema: #"{"type":"number","minimum":1,"maximum":4}"#) { value, options in
                 guard let v = Double(value), v.isFinite, (1...4).contains(v) else { return "dpr must be a number from 1 to 4" }
+                options.dpr = v
                 return nil
             }
     }
 
-    static func dpr(_ options: [String: String]) -> Double { options["dpr"].flatMap(Double.init) ?? 2 }
+    static func dpr(_ options: PictureOptions) -> Double { options.dpr ?? 2 }
 
     let width: Int, height: Int
     let frameCost: Int
@@ -55,7 +55,7 @@ struct PictureSize {
         return overflow ? .max : max(1, w)
     }
 
-    init(_ loader: ConfiguredLoader, _ options: [String: String]) throws {
+    init(_ loader: ConfiguredLoader, _ options: PictureOptions) throws(ServiceError) {
         let scale = Self.dpr(options)
         width = Rasteriser.pixels(loader.width, scale)
         height = Rasteriser.pixels(loader.height, scale)

@@ -43,16 +43,17 @@ extension LoaderService {
         }
         let explicit = try query.time("t")
         let loader = configured.loader
-        guard job == nil && configured.frameCost > HeavyWork.inlineUnits else { return try frame(loader, at: explicit, request) }
+        guard job == nil && configured.frameCost > HeavyWork.inlineUnits else { return frame(loader, at: explicit, request) }
         return runHeavy(for: ClientAddress.key(request, peer: peer, trusted: trustedProxies)) { [self] _ in
-            try frame(loader, at: explicit, request)
+            frame(loader, at: explicit, request)
         }
     }
 
-    /// One frame as JSON: at `t`, cacheable for ever, or at 0 when none is given.
-    private func frame(_ loader: ConfiguredLoader, at t: Double?, _ request: HTTPRequest) throws -> HTTPResponse {
-        try json(FrameEncoder.encode(loader.frame(at: t ?? 0)), request,
-                 t != nil ? .immutable : .revalidate)
+    /// One frame as JSON: at `t`, cacheable for ever, or at 0 when none is
+    /// given. (`frames` checked `Accept`, as for a batch.)
+    private func frame(_ loader: ConfiguredLoader, at t: Double?, _ request: HTTPRequest) -> HTTPResponse {
+        Self.acceptedJSON(FrameEncoder.encode(loader.frame(at: t ?? 0)), request,
+                          t != nil ? .immutable : .revalidate)
     }
 
     /// Frames at `from + k/fps` for k = 0, 1, … while ≤ `to` (1e-9 slack);
@@ -99,7 +100,7 @@ extension LoaderService {
             renderer.encodedBatch(times: times, fps: fps, count: asked, maxBytes: maxBytes)
         }
         if job?.clientLeft == true { return .clientClosedRequest }
-        guard sent < count else { return try json(body, request, .immutable) }
+        guard sent < count else { return Self.acceptedJSON(body, request, .immutable) }
         let next = Self.target(request, replacing: "from", with: JSONWriter.number(from + Double(sent) / fps))
         body.removeLast()  // the closing brace: `next` goes before it
         var w = JSONWriter(capacity: next.utf8.count + 16)
@@ -107,7 +108,7 @@ extension LoaderService {
         body.append(contentsOf: #","next":"#.utf8)
         body.append(contentsOf: w.bytes)
         body.append(UInt8(ascii: "}"))
-        var response = try json(body, request, .immutable)
+        var response = Self.acceptedJSON(body, request, .immutable)
         response.headers.add("Link", "<\(next)>; rel=\"next\"")
         return response
     }

@@ -52,7 +52,7 @@ extension LoaderService {
             case .stream: loaders.append(.stream(loader))
             case .shared:
                 if loader.events != LoaderEvents() { throw ServiceError.invalid("loader \(index): stop, finish and progress do not apply with clock=shared") }
-                do { loaders.append(.shared(try SteadyLoop(definition, parameters: items))) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
+                do { loaders.append(.shared(try SteadyLoop(definition, configured: loader, parameters: items))) } catch { throw ServiceError.invalid("loader \(index): \(error)") }
             }
         }
         var cost = 0

@@ -97,7 +97,7 @@ extension LoaderService {
         if loader.events != LoaderEvents() {
             throw ServiceError.invalid("stop, finish and progress do not apply with clock=shared: the shared clock plays the loader's steady loop; use a session for events")
         }
-        do { return try SteadyLoop(loader.definition, parameters: query.loaderItems) } catch { throw ServiceError(error) }
+        do { return try SteadyLoop(loader.definition, configured: loader, parameters: query.loaderItems) } catch { throw ServiceError(error) }
     }
 
     /// The first frame id a stream sends: after `Last-Event-ID` when it is

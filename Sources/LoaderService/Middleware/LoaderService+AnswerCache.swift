@@ -6,7 +6,7 @@ extension LoaderService {
     /// encoding. Only GET and HEAD without `Origin` (CORS headers vary).
     func answerCache(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let headers = r.http.headers
-        guard r.http.method == .GET || r.http.method == .HEAD, headers.count(named: "origin") == 0 else { return try next(&r) }
+        guard r.http.method == .GET || r.http.method == .HEAD, r.origin == nil else { return try next(&r) }
         let key = ResponseCache.Key(target: r.http.target, accept: headers["accept"] ?? "")
         let cache = r.caches.responses
         if let hit = cache.lookup(key) {
@@ -18,9 +18,11 @@ extension LoaderService {
         return response
     }
 
-    /// A body with a strong ETag, or 304 when `If-None-Match` names it.
-    static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?) -> HTTPResponse {
-        let etag = ETag.strong(body)
+    /// A body with a strong ETag (`etag` when it was hashed before), or
+    /// 304 when `If-None-Match` names it.
+    static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?,
+                          etag known: String? = nil) -> HTTPResponse {
+        let etag = known ?? ETag.strong(body)
         var response = HTTPResponse(status: .ok, headers: ["Content-Type": contentType], body: body)
         response.caching = Caching(freshness, etag: etag)
         return ETag.matches(ifNoneMatch, etag) ? notModified(response) : response
@@ -38,6 +40,11 @@ extension LoaderService {
     /// A JSON body with a strong ETag; `If-None-Match` gives 304.
     func json(_ body: [UInt8], _ request: HTTPRequest, _ freshness: Caching.Freshness) throws -> HTTPResponse {
         try Negotiation.requireJSON(request)
-        return Self.cacheable(body, contentType: "application/json", freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
+        return Self.acceptedJSON(body, request, freshness)
+    }
+
+    /// The same for a request whose `Accept` was checked already.
+    static func acceptedJSON(_ body: [UInt8], _ request: HTTPRequest, _ freshness: Caching.Freshness) -> HTTPResponse {
+        cacheable(body, contentType: "application/json", freshness: freshness, ifNoneMatch: request.headers["if-none-match"])
     }
 }

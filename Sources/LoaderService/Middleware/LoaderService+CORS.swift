@@ -7,11 +7,10 @@ extension LoaderService {
     /// (deferred ones included, when they come).
     func cors(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         let response = try next(&r)
-        guard r.http.headers["origin"] != nil else { return response }
-        let request = r.http
+        guard let origin = r.origin else { return response }
         return response.map { [self] final in
             var final = final
-            applyCORS(&final, request)
+            applyCORS(&final, origin: origin)
             return final
         }
     }
@@ -21,21 +20,22 @@ extension LoaderService {
     func preflight(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
         guard r.http.method == .OPTIONS else { return try next(&r) }
         r.route = "OPTIONS"
-        return try options(r.http)
+        return try options(r.http, origin: r.origin)
     }
 
     /// The `Access-Control-Allow-Origin` value for a request's `Origin`, if allowed.
-    func allowedOrigin(_ request: HTTPRequest) -> String? {
-        guard let origin = request.headers["origin"] else { return nil }
+    func allowedOrigin(_ origin: String?) -> String? {
+        guard let origin else { return nil }
         if configuration.corsAllowedOrigins.contains("*") { return "*" }
         return configuration.corsAllowedOrigins.contains(origin) ? origin : nil
     }
 
-    /// CORS headers on an actual response. Credentials are never allowed, so
-    /// `*` is safe; a listed origin is echoed with `Vary: Origin`.
-    func applyCORS(_ response: inout HTTPResponse, _ request: HTTPRequest) {
-        guard let origin = allowedOrigin(request) else {
-            if !configuration.corsAllowedOrigins.contains("*") && request.headers["origin"] != nil {
+    /// CORS headers on an actual response to a request with `Origin`.
+    /// Credentials are never allowed, so `*` is safe; a listed origin is
+    /// echoed with `Vary: Origin`.
+    func applyCORS(_ response: inout HTTPResponse, origin requested: String) {
+        guard let origin = allowedOrigin(requested) else {
+            if !configuration.corsAllowedOrigins.contains("*") {
                 response.headers.add("Vary", "Origin")
             }
             return
@@ -48,7 +48,7 @@ extension LoaderService {
     }
 
     /// `OPTIONS`: a CORS preflight, or the methods a path takes.
-    private func options(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func options(_ request: HTTPRequest, origin requested: String?) throws -> HTTPResponse {
         if request.path == "*" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, POST, DELETE, OPTIONS"])
         }
@@ -56,7 +56,7 @@ extension LoaderService {
         guard !allowed.isEmpty else { throw ServiceError.notFound("no resource at \(request.path)") }
         let methods = (allowed + [.OPTIONS]).map(\.rawValue).joined(separator: ", ")
         var headers: HTTPResponseHeaders = ["Allow": methods]
-        if let requested = request.headers["access-control-request-method"], let origin = allowedOrigin(request) {
+        if let requested = request.headers["access-control-request-method"], let origin = allowedOrigin(requested) {
             guard allowed.contains(HTTPMethod(requested)) || requested == "OPTIONS" else {
                 throw ServiceError(.methodNotAllowed, "method_not_allowed", "\(requested) is not allowed here; allowed: \(methods)")
             }

@@ -15,7 +15,7 @@ extension LoaderService {
         // Counted in /metrics under the route it would have had.
         if case .found(let endpoint, _) = router.match(method: r.http.method, path: r.http.pathSegments) { r.route = endpoint.path }
         var response = ServiceError.shuttingDown.response
-        if r.http.headers["origin"] != nil { applyCORS(&response, r.http) }
+        if let origin = r.origin { applyCORS(&response, origin: origin) }
         return response
     }
 }

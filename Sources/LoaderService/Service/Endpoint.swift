@@ -35,6 +35,8 @@ struct Endpoint: Sendable {
 /// A request as the middleware and handlers see it.
 struct ServiceRequest {
     let http: HTTPRequest
+    /// Its `Origin`, looked up once for the answer cache, CORS and the drain.
+    let origin: String?
     let context: RequestContext
     /// This loop's caches (made by `makeLoopStorage`, handed back by the server).
     let caches: LoopCaches
