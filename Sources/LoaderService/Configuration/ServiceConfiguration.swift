@@ -114,13 +114,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         return l
     }
 
-    /// Built-in defaults overlaid with the embedded default file.
-    public static func embeddedDefault() -> ServiceConfiguration {
-        var c = ServiceConfiguration()
-        // The embedded file is checked by the tests; it cannot fail here.
-        try! c.apply(json: try! JSONValue.parse(embeddedConfigJSON), source: "embedded config")
-        return c
-    }
+    /// The defaults compiled in: each setting's initial value above, which
+    /// `config/loaderd.json` writes out (`defaultFile`; a test keeps the
+    /// file's bytes equal to it), so a default is stated once.
+    public static func embeddedDefault() -> ServiceConfiguration { ServiceConfiguration() }
 }
 
 /// A DNS label (RFC 1123): 1 to 63 of a-z, 0-9 and hyphens, not at either end.
@@ -469,6 +466,18 @@ extension ServiceConfiguration {
             for item in items { w.value(item) }
             w.endArray()
         }
+    }
+
+    /// `config/loaderd.json` as it must read: every setting in the table's
+    /// order with its default, one a line.
+    static func defaultFile() -> String {
+        let defaults = ServiceConfiguration()
+        let lines = keys.map { key in
+            var w = LoaderEngine.JSONWriter(capacity: 64)
+            write(key.get(defaults), &w)
+            return "  \"\(key.name)\": " + String(decoding: w.bytes, as: UTF8.self)
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
     /// A value as the docs show it: strings bare, the rest as in JSON.
