@@ -8,8 +8,7 @@ public func concurrentMap<T: Sendable>(_ count: Int, _ transform: @Sendable (Int
     guard count > 1 else { return (0..<count).map(transform) }
     var results = [T?](repeating: nil, count: count)
     results.withUnsafeMutableBufferPointer { slots in
-        // Each index writes its own slot only.
-        nonisolated(unsafe) let slots = slots
+        nonisolated(unsafe) let slots = slots  // unsafe: each index writes its own slot only, and the pass ends before `results` is read.
         DispatchQueue.concurrentPerform(iterations: count) { i in slots[i] = transform(i) }
     }
     return results.map { $0! }

@@ -21,6 +21,7 @@ import Synchronization
 /// replaces the file with a snapshot of the live state. The owner makes every
 /// `append` under one lock of its own and takes its snapshot under that lock,
 /// so the file's order is the state's order and no record is in between.
+// unchecked: `fd` and the compaction fields are touched only on `queue`, `needsCompaction` and `replayed` set before it is shared.
 final class Journal: @unchecked Sendable {
     let path: String
     /// Touched on the queue only (after `init`).

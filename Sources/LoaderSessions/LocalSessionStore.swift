@@ -6,10 +6,10 @@ import Synchronization
 /// Sessions in this process's memory. Every accepted change is journaled
 /// (when a data directory is set) before it is acknowledged. All state is
 /// behind one lock; frames are computed outside it.
-public final class LocalSessionStore: SessionStore, @unchecked Sendable {
+public final class LocalSessionStore: SessionStore, Sendable {
     public typealias Limits = SessionLimits
 
-    /// Touched only under the store's lock.
+    // unchecked: touched only under the store's lock (`sessions`), which holds it.
     final class Session: @unchecked Sendable {
         let id: String
         let token: [UInt8]
@@ -64,7 +64,8 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     /// Viewers admitted and not yet let go, of every session (one that
     /// ended or expired included, until its viewers' streams close).
     private let viewerCount = Atomic<Int>(0)
-    private var sweeper: DispatchSourceTimer?
+    /// Set once at the end of `init`, cancelled in `deinit`.
+    private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
     let logger: any SessionLogger
     public let clock: WallClock
 
@@ -92,7 +93,7 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
         startSweeper()
     }
 
-    deinit { sweeper?.cancel() }
+    deinit { sweeper.withLock { $0?.cancel() } }
 
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
@@ -351,11 +352,14 @@ public final class LocalSessionStore: SessionStore, @unchecked Sendable {
     /// expired for another full time-to-live.
     private func startSweeper() {
         let interval = max(0.05, min(limits.ttlSeconds / 4, 60))
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "loaderd.sessions"))
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.sweep() }
-        timer.resume()
-        sweeper = timer
+        // Made inside the lock: the timer is not `Sendable`, so it never leaves it.
+        sweeper.withLock { sweeper in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "loaderd.sessions"))
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            timer.setEventHandler { [weak self] in self?.sweep() }
+            timer.resume()
+            sweeper = timer
+        }
     }
 
     func sweep() {

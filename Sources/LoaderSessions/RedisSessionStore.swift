@@ -28,7 +28,7 @@ import Synchronization
 /// name (`RedisSentinel`): through a failover the store is unavailable as
 /// through an outage, viewers go on from what this replica read, and the
 /// refreshes claim this replica's viewers again on the new primary.
-public final class RedisSessionStore: SessionStore, @unchecked Sendable {
+public final class RedisSessionStore: SessionStore, Sendable {
     /// The user, password and database; with a Sentinel, not the host.
     public let url: RedisURL
     public let sentinel: RedisSentinel?
@@ -42,14 +42,22 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     let logger: any SessionLogger
     let waitReplicas: Int
     public let clock: WallClock
-    /// One for each event loop, in the loops' order.
-    private var connections: [RedisConnection] = []
-    private var subscriber: RedisConnection?
+    /// The connections `start` opens: set once, then only read (an
+    /// uncontended lock a command, for a checked `Sendable`).
+    private let started = Mutex<Started?>(nil)
+    private struct Started: Sendable {
+        /// One for each event loop, in the loops' order.
+        let connections: [RedisConnection]
+        let subscriber: RedisConnection
+    }
 
     /// The connection of the caller's loop: a write from another loop's
     /// thread would wake that thread twice, there and back.
     private var commands: RedisConnection? {
-        connections.first { $0.loop.inLoop } ?? connections.first
+        started.withLock { started in
+            guard let connections = started?.connections else { return nil }
+            return connections.first { $0.loop.inLoop } ?? connections.first
+        }
     }
     /// Sessions as this replica last read them, by id.
     private let known = Mutex<[String: Folded]>([:])
@@ -79,6 +87,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     /// Redis for the new events only and a request costs the same however
     /// long the session has run. Kept while this replica's viewers watch
     /// it; else a cache within `cacheEvents`.
+    // unchecked: touched only under `known`'s lock, which holds it.
     private final class Folded: @unchecked Sendable {
         /// The loader as configured, before any event.
         let base: ConfiguredLoader
@@ -224,17 +233,18 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
         // Logged once per outage, from the first loop's connection.
         let logState: RedisConnection.StateChange = { [weak self] up, reason in self?.logStateChange(up: up, reason: reason) }
         sentinel?.start()
-        connections = loops.map { other in
+        let connections = loops.map { other in
             RedisConnection(url: url, loop: other, commandTimeout: commandTimeout, sentinel: sentinel, onStateChange: other === loop ? logState : nil)
         }
-        subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, sentinel: sentinel, onConnect: { [weak self] in
+        let subscriber = RedisConnection(url: url, loop: loop, commandTimeout: commandTimeout, sentinel: sentinel, onConnect: { [weak self] in
             guard let self else { return }
-            self.subscriber?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
+            self.started.withLock { $0?.subscriber }?.send(["SUBSCRIBE", RedisScripts.channel]) { _ in }
             // Messages may have been missed while it was down.
             self.refreshAll()
         }, onMessage: { [weak self] _, payload in
             self?.refresh(String(decoding: payload, as: UTF8.self))
         })
+        started.withLock { $0 = Started(connections: connections, subscriber: subscriber) }
         loop.execute { [self] in scheduleRefresh(loop) }
     }
 
@@ -255,7 +265,7 @@ public final class RedisSessionStore: SessionStore, @unchecked Sendable {
     public var count: Int { liveCount.load(ordering: .relaxed) }
 
     /// As `loaderd_redis_up` says: the first loop's connection.
-    public var isAvailable: Bool { connections.first?.isConnected ?? false }
+    public var isAvailable: Bool { started.withLock { $0?.connections.first }?.isConnected ?? false }
 
     public var metrics: [StoreMetric] {
         var sentinelMetrics: [StoreMetric] = []

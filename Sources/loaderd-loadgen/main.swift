@@ -128,25 +128,23 @@ func request(_ port: Int, _ method: String, _ path: String, body: String = "") -
 }
 
 /// Counts a frame if `line` is `id: <k>`, against the stream's schedule.
-func frameLine(_ s: Stream, _ line: UnsafeBufferPointer<UInt8>, _ t: Double) {
+/// `interval` is the stream's 1/fps; lateness goes to `lateness`.
+func frameLine(_ s: Stream, _ line: UnsafeBufferPointer<UInt8>, _ t: Double, interval: Double, lateness: inout [Double]) {
     guard line.count > 4, line[0] == 0x69, line[1] == 0x64, line[2] == 0x3A, line[3] == 0x20 else { return }
     var id = 0
     for i in 4..<line.count where line[i] >= 0x30 && line[i] <= 0x39 { id = id * 10 + Int(line[i] - 0x30) }
     if s.firstArrival == nil { s.firstArrival = t; s.firstID = id }
-    let late = t - (s.firstArrival! + Double(id - s.firstID) * currentInterval)
+    let late = t - (s.firstArrival! + Double(id - s.firstID) * interval)
     s.frames += 1
-    if late <= currentInterval { s.onTime += 1 }
+    if late <= interval { s.onTime += 1 }
     if lateness.count < 4_000_000 { lateness.append(max(0, late)) }
 }
 
-nonisolated(unsafe) var currentInterval = 1.0 / 30
-nonisolated(unsafe) var lateness: [Double] = []
-nonisolated(unsafe) var refused = 0
-
 func run(_ o: Options, streams count: Int) -> Result {
-    currentInterval = 1 / o.fps
-    lateness.removeAll(keepingCapacity: true)
-    refused = 0
+    // One run's state, read by `poll` below.
+    let interval = 1 / o.fps
+    var lateness: [Double] = []
+    var refused = 0
     var path = o.path
     if o.session {
         let created = request(o.port, "POST", "/sessions", body: #"{"loader":"typing"}"#)
@@ -217,10 +215,10 @@ func run(_ o: Options, streams count: Int) -> Result {
                 var lineStart = 0
                 for j in 0..<got where b[j] == 0x0A {
                     if s.pending.isEmpty {
-                        frameLine(s, UnsafeBufferPointer(rebasing: b[lineStart..<j]), t)
+                        frameLine(s, UnsafeBufferPointer(rebasing: b[lineStart..<j]), t, interval: interval, lateness: &lateness)
                     } else {
                         s.pending.append(contentsOf: b[lineStart..<j])
-                        s.pending.withUnsafeBufferPointer { frameLine(s, $0, t) }
+                        s.pending.withUnsafeBufferPointer { frameLine(s, $0, t, interval: interval, lateness: &lateness) }
                         s.pending.removeAll(keepingCapacity: true)
                     }
                     lineStart = j + 1

@@ -14,31 +14,21 @@ extension LoaderService {
     /// loader's place in the query; the tick's last event carries `id: k`,
     /// so one `Last-Event-ID` resumes all of them after a whole tick.
     func multiplexedStream(_ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
-        var values: [String: String] = [:]
-        var references: [String] = []
-        for item in request.query {
-            switch item.name {
-            case "loader": references.append(item.value)
-            case "t", "fps", "duration", "clock", "stream":
-                guard values[item.name] == nil else { throw ServiceError.invalid("\(item.name) is given more than once") }
-                values[item.name] = item.value
-            default:
-                throw ServiceError(.badRequest, "unknown_parameter",
-                                   "unknown parameter \(quoted(item.name)); a multiplexed stream takes loader (repeated), t, fps, duration, clock and stream; a loader's own parameters go in its loader value (loader=switch%3Fcount%3D5)")
-            }
-        }
-        if let stream = values["stream"], stream != "sse" { throw ServiceError.invalid("stream must be sse") }
+        let query: FrameQuery
+        do { query = try FrameQuery(items: request.query, grammar: .multiplexed) } catch { throw ServiceError(error) }
+        let references = query.references
+        if let stream = query.stream, stream != "sse" { throw ServiceError.invalid("stream must be sse") }
         guard !references.isEmpty, references.count <= Self.maxMultiplexedLoaders else {
             throw ServiceError.invalid("loader must be given 1 to \(Self.maxMultiplexedLoaders) times: a name, or a name, ? and its parameters")
         }
         try Negotiation.requireEventStream(request)
-        let clock = try StreamClock(values["clock"])
-        let fps = try values["fps"].map(FrameQuery.fps) ?? Double(configuration.streamDefaultFps)
-        let frameCount = try Self.streamFrameCount(values["duration"], fps: fps)
+        let clock = try StreamClock(query.clock)
+        let fps = try query.fps(default: Double(configuration.streamDefaultFps))
+        let frameCount = try Self.streamFrameCount(query.duration, fps: fps)
         var t0 = 0.0
-        if let text = values["t"] {
+        if query.t != nil {
             if case .shared = clock { throw ServiceError.invalid("t does not apply with clock=shared: the shared clock's time is the Unix epoch folded into each loader's loop") }
-            do { t0 = try TimeValue.parse("t", text) } catch { throw ServiceError(error) }
+            do { t0 = try query.time("t") ?? 0 } catch { throw ServiceError(error) }
         }
         var loaders: [MultiplexedLoader] = []
         for (index, reference) in references.enumerated() {
@@ -82,4 +72,19 @@ extension LoaderService {
         }
         return (String(reference[..<mark]), items)
     }
+}
+
+extension FrameQuery.Grammar {
+    /// `/streams`: the stream's own values and `loader`, repeated; a
+    /// loader's parameters go in its `loader` value, not beside it.
+    static let multiplexed = FrameQuery.Grammar(
+        own: ["t", "fps", "duration", "clock", "stream"], references: "loader",
+        unknown: "a multiplexed stream takes loader (repeated), t, fps, duration, clock and stream; a loader's own parameters go in its loader value (loader=switch%3Fcount%3D5)")
+
+    /// A session's frames: its clock is the session's, so only `t` (a
+    /// frame), `fps` and `stream`; each is checked where it stands, and
+    /// `stream=sse` may repeat.
+    static let session = FrameQuery.Grammar(
+        own: ["t", "fps", "stream"], unknown: "a session's frames take t, fps and stream",
+        repeatable: ["stream"], checksInOrder: true)
 }

@@ -104,21 +104,13 @@ extension LoaderService {
     /// `GET /sessions/{id}/frames`: the frame now (or at an earlier `t`), or
     /// the live stream, which ends once the loader is done.
     func sessionFrames(_ id: String, _ request: HTTPRequest, _ caches: LoopCaches) throws -> HTTPResponse {
-        var t: Double?, fps: Double?, stream: String?
-        for item in request.query {
-            switch item.name {
-            case "t": t = try time(item, t)
-            case "fps":
-                guard fps == nil else { throw ServiceError.invalid("fps is given more than once") }
-                fps = try FrameQuery.fps(item.value)
-            case "stream":
-                guard item.value == "sse" else { throw ServiceError.invalid("stream must be sse") }
-                stream = item.value
-            default:
-                throw ServiceError(.badRequest, "unknown_parameter", "unknown parameter \(quoted(item.name)); a session's frames take t, fps and stream")
-            }
-        }
-        if stream != nil || Negotiation.wantsEventStream(request) {
+        let query: FrameQuery, t: Double?, fps: Double?
+        do {
+            query = try FrameQuery(items: request.query, grammar: .session)
+            // Checked as they came: these cannot fail.
+            (t, fps) = (try query.time("t"), try query.fps.map(FrameQuery.fps))
+        } catch { throw ServiceError(error) }
+        if query.stream != nil || Negotiation.wantsEventStream(request) {
             if t != nil { throw ServiceError.invalid("a session's stream follows its clock; t is for single frames") }
             return sessionStream(id, fps: fps ?? Double(configuration.streamDefaultFps), startK: Self.resumeAfter(request),
                                  caches: caches.bound)
@@ -135,11 +127,6 @@ extension LoaderService {
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                                 body: FrameEncoder.encode(frame))
         }
-    }
-
-    private func time(_ item: (name: String, value: String), _ previous: Double?) throws -> Double {
-        guard previous == nil else { throw ServiceError.invalid("t is given more than once") }
-        do { return try TimeValue.parse("t", item.value) } catch { throw ServiceError(error) }
     }
 
     /// A viewer's stream; one that resumes (`Last-Event-ID`, on this replica
