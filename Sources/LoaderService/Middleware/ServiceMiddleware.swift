@@ -14,10 +14,17 @@ protocol ServiceMiddleware: Sendable {
 typealias ServiceNext = (inout ServiceRequest) throws -> HTTPResponse
 
 /// Two steps, `outer` around `inner`. Generic, not a list of existentials,
-/// so that the composed pipeline's calls are direct and specialised.
-struct Chain<Outer: ServiceMiddleware, Inner: ServiceMiddleware>: ServiceMiddleware {
+/// so that the composed pipeline's calls are direct and specialised. A
+/// class: the closure handed to `outer` captures one reference, where a
+/// struct copied all the steps inside it, at every level, on every request.
+final class Chain<Outer: ServiceMiddleware, Inner: ServiceMiddleware>: ServiceMiddleware {
     let outer: Outer
     let inner: Inner
+
+    init(outer: Outer, inner: Inner) {
+        self.outer = outer
+        self.inner = inner
+    }
 
     @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
