@@ -14,6 +14,7 @@ struct AccessLogMiddleware: ServiceMiddleware {
     /// Peers whose `X-Forwarded-For` names the client.
     let trustedProxies: [AddressRange]
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let response = try next(&r)
         guard case .deferred = response.body else {

@@ -5,6 +5,7 @@ import HTTPServer
 /// or encoding. Only GET and HEAD without `Origin` (CORS headers vary).
 /// Holds nothing itself: the caches are the loop's.
 struct AnswerCacheMiddleware: ServiceMiddleware {
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let headers = r.http.headers
         guard r.http.method == .GET || r.http.method == .HEAD, r.origin == nil else { return try next(&r) }

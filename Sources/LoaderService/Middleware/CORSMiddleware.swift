@@ -41,6 +41,7 @@ struct CORSPolicy: Sendable {
 struct CORSMiddleware: ServiceMiddleware {
     let policy: CORSPolicy
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let response = try next(&r)
         guard let origin = r.origin else { return response }
@@ -59,6 +60,7 @@ struct PreflightMiddleware: ServiceMiddleware {
     let router: Router<Endpoint>
     let cors: CORSPolicy
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         guard r.http.method == .OPTIONS else { return try next(&r) }
         r.route = "OPTIONS"

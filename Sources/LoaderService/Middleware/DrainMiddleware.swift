@@ -13,6 +13,7 @@ struct DrainMiddleware: ServiceMiddleware {
     /// The refusal carries the CORS headers any answer would.
     let cors: CORSPolicy
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         guard r.context.isShuttingDown else { return try next(&r) }
         let path = r.http.path

@@ -6,6 +6,7 @@ import HTTPServer
 struct ErrorsAsJSONMiddleware: ServiceMiddleware {
     let logger: Logger
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) -> HTTPResponse {
         do {
             return try next(&r)

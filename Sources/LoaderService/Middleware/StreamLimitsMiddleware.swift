@@ -10,6 +10,7 @@ struct StreamLimitsMiddleware: ServiceMiddleware {
     /// Peers whose `X-Forwarded-For` names the client.
     let trustedProxies: [AddressRange]
 
+    @inline(__always)
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let response = try next(&r)
         // Most answers are neither: they pass untouched, at no cost.
