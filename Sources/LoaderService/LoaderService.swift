@@ -5,7 +5,7 @@ import LoaderSessions
 import Synchronization
 
 /// The HTTP API of loaderd: the glue between the frame engine and the
-/// server. Every request passes the middleware (`respond`), then the
+/// server. Every request passes the middleware (`pipeline`), then the
 /// router, which calls the handler of its entry in `endpoints`.
 public final class LoaderService: HTTPResponder, Sendable {
     /// The version, in `/version`, `/openapi.json` and `--version` (the
@@ -17,7 +17,8 @@ public final class LoaderService: HTTPResponder, Sendable {
     public let metrics = Metrics()
     public let logger: Logger
     public let sessions: any SessionStore
-    let router: Router<Endpoint>
+    /// The middleware and the router, composed once (`makePipeline`).
+    let pipeline: Pipeline<Middleware>
     let catalogJSON: [UInt8]
     /// `GET /loaders?family=…`, one body per family.
     let familyJSON: [String: [UInt8]]
@@ -53,11 +54,9 @@ public final class LoaderService: HTTPResponder, Sendable {
         self.logger = logger
         self.sessions = sessions ?? LocalSessionStore(inMemory: configuration.sessionLimits, catalog: catalog,
                                                       replicaName: configuration.replicaName, logger: logger)
-        var router = Router<Endpoint>()
-        for endpoint in Self.endpoints { router.add(endpoint.method, endpoint.path, endpoint) }
-        self.router = router
         // Checked when the configuration was read: every entry parses.
-        trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
+        let trustedProxies = configuration.trustedProxies.compactMap(AddressRange.init)
+        self.trustedProxies = trustedProxies
         let heavyWorkers = configuration.heavyWorkers > 0 ? configuration.heavyWorkers : HTTPServerConfiguration.cores
         // One client never holds every worker: with two or more, one is
         // always left for the others (2 cores: one place a client).
@@ -65,7 +64,8 @@ public final class LoaderService: HTTPResponder, Sendable {
                               waitingPerClient: configuration.maxHeavyWaitingPerClient,
                               workers: heavyWorkers,
                               maxWait: configuration.heavyWaitSeconds)
-        streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
+        let streamAdmission = StreamAdmission(perClient: configuration.maxStreamsPerClient, total: configuration.maxStreams)
+        self.streamAdmission = streamAdmission
         sessionCreation = RateLimiter(rate: configuration.sessionCreateRate, burst: configuration.sessionCreateBurst)
         catalogJSON = catalog.json(extra: { loader, w in Self.writeLinks(loader.name, &w) })
         familyJSON = Dictionary(uniqueKeysWithValues: catalog.families.map { family in
@@ -76,6 +76,28 @@ public final class LoaderService: HTTPResponder, Sendable {
         })
         let context = OpenAPI.Context(catalog: catalog, configuration: configuration)
         openAPIJSON = Prepared { OpenAPI.document(Self.endpoints, context) }
+        pipeline = Self.makePipeline(configuration: configuration, logger: logger, metrics: metrics,
+                                     trustedProxies: trustedProxies, streamAdmission: streamAdmission)
+    }
+
+    /// The pipeline's steps, outermost first; the router is last.
+    typealias Middleware = Chain<Chain<Chain<Chain<Chain<Chain<AccessLogMiddleware, DrainMiddleware>, AnswerCacheMiddleware>,
+                                                   CORSMiddleware>, ErrorsAsJSONMiddleware>, PreflightMiddleware>,
+                                 StreamLimitsMiddleware>
+
+    static func makePipeline(configuration: ServiceConfiguration, logger: Logger, metrics: Metrics,
+                             trustedProxies: [AddressRange], streamAdmission: StreamAdmission) -> Pipeline<Middleware> {
+        let routing = Routing(endpoints)
+        let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
+        return Pipeline(routing: routing) {
+            AccessLogMiddleware(metrics: metrics, logger: logger, enabled: configuration.accessLog, trustedProxies: trustedProxies)
+            DrainMiddleware(router: routing.router, cors: cors)
+            AnswerCacheMiddleware()
+            CORSMiddleware(policy: cors)
+            ErrorsAsJSONMiddleware(logger: logger)
+            PreflightMiddleware(router: routing.router, cors: cors)
+            StreamLimitsMiddleware(admission: streamAdmission, trustedProxies: trustedProxies)
+        }
     }
 
     /// Connects the service to the server that runs it (metrics, readiness).
@@ -95,20 +117,8 @@ public final class LoaderService: HTTPResponder, Sendable {
 
     public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         var r = ServiceRequest(http: request, origin: request.headers["origin"], context: context, caches: context.storage(as: LoopCaches.self), start: monotonicNanoseconds())
-        // The pipeline, outermost first; the router is last. Written out (not
-        // a list walked at run time) so that each step is a direct call.
         do {
-            return try accessLog(&r) { r in
-                try drain(&r) { r in
-                    try answerCache(&r) { r in
-                        try cors(&r) { r in
-                            errorsAsJSON(&r) { r in
-                                try preflight(&r) { r in try streamLimits(&r) { r in try route(&r) } }
-                            }
-                        }
-                    }
-                }
-            }
+            return try pipeline.respond(&r, service: self)
         } catch {
             // errorsAsJSON answers every error; this is its backstop.
             return ServiceError.internalError.response

@@ -35,27 +35,3 @@ final class StreamAdmission: Sendable {
     /// Streams holding a place now, for `/metrics`.
     var count: Int { open.withLock { $0.total } }
 }
-
-extension LoaderService {
-    /// Middleware: a stream answer (immediate or deferred) takes a place in
-    /// `streamAdmission` for its client until it ends, or is refused (429
-    /// past `maxStreamsPerClient`, 503 past `maxStreams`).
-    func streamLimits(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
-        let response = try next(&r)
-        // Most answers are neither: they pass untouched, at no cost.
-        switch response.body {
-        case .stream: return admitted(response, r.http, r.context.peer)
-        case .deferred:
-            let (request, peer) = (r.http, r.context.peer)
-            return response.map { [self] final in admitted(final, request, peer) }
-        default: return response
-        }
-    }
-
-    private func admitted(_ response: HTTPResponse, _ request: HTTPRequest, _ peer: SocketAddress?) -> HTTPResponse {
-        guard case .stream = response.body else { return response }
-        let client = ClientAddress.key(request, peer: peer, trusted: trustedProxies)
-        if let refusal = streamAdmission.admit(client) { return refusal.response }
-        return response.holding(StreamHold { [self] in streamAdmission.release(client) })
-    }
-}

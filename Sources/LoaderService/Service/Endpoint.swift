@@ -52,13 +52,3 @@ struct ServiceRequest {
 
     subscript(parameter name: String) -> String { parameters[name] ?? "" }
 }
-
-extension LoaderService {
-    /// What runs after a middleware: the rest of the pipeline. A middleware
-    /// is a method `(inout ServiceRequest, Next) throws -> HTTPResponse` that
-    /// may answer itself, or call `next` and change what it answers.
-    /// Deferred answers are changed through `HTTPResponse.map`, so they pass
-    /// every step as immediate ones do. (`next` is not escaping: running the
-    /// pipeline allocates nothing.)
-    typealias Next = (inout ServiceRequest) throws -> HTTPResponse
-}

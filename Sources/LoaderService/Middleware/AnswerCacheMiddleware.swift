@@ -1,23 +1,27 @@
 import HTTPServer
 
-extension LoaderService {
-    /// Middleware: a repeated request for an answer that never changes is
-    /// answered from this loop's cache, with no parsing, computing or
-    /// encoding. Only GET and HEAD without `Origin` (CORS headers vary).
-    func answerCache(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+/// A repeated request for an answer that never changes is answered from
+/// this loop's cache (`LoopCaches.responses`), with no parsing, computing
+/// or encoding. Only GET and HEAD without `Origin` (CORS headers vary).
+/// Holds nothing itself: the caches are the loop's.
+struct AnswerCacheMiddleware: ServiceMiddleware {
+    @inline(__always)
+    func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let headers = r.http.headers
         guard r.http.method == .GET || r.http.method == .HEAD, r.origin == nil else { return try next(&r) }
         let key = ResponseCache.Key(target: r.http.target, accept: headers["accept"] ?? "")
         let cache = r.caches.responses
         if let hit = cache.lookup(key) {
             r.route = hit.route
-            return ETag.matches(headers["if-none-match"], hit.response.caching?.etag ?? "") ? Self.notModified(hit.response) : hit.response
+            return ETag.matches(headers["if-none-match"], hit.response.caching?.etag ?? "") ? LoaderService.notModified(hit.response) : hit.response
         }
         let response = try next(&r)
         cache.store(key, response, route: r.route)
         return response
     }
+}
 
+extension LoaderService {
     /// A body with a strong ETag (`etag` when it was hashed before), or
     /// 304 when `If-None-Match` names it.
     static func cacheable(_ body: [UInt8], contentType: String, freshness: Caching.Freshness, ifNoneMatch: String?,

@@ -1,9 +1,13 @@
 import HTTPServer
 
-extension LoaderService {
-    /// Middleware: every error thrown further in becomes its JSON answer
-    /// (`{"error":{status, code, message}}`); anything unexpected is a 500.
-    func errorsAsJSON(_ r: inout ServiceRequest, _ next: Next) -> HTTPResponse {
+/// Every error thrown further in becomes its JSON answer
+/// (`{"error":{status, code, message}}`); anything unexpected is a 500,
+/// and logged.
+struct ErrorsAsJSONMiddleware: ServiceMiddleware {
+    let logger: Logger
+
+    @inline(__always)
+    func handle(_ r: inout ServiceRequest, next: ServiceNext) -> HTTPResponse {
         do {
             return try next(&r)
         } catch {

@@ -2,11 +2,20 @@ import EventLoop
 import HTTPServer
 import LoaderSessions
 
-extension LoaderService {
-    /// Middleware: counts every answer for `/metrics` under its route and
-    /// writes the access log line. A deferred answer is counted when it
-    /// comes, with its own status and the whole time taken.
-    func accessLog(_ r: inout ServiceRequest, _ next: Next) throws -> HTTPResponse {
+/// Counts every answer for `/metrics` under its route and writes the
+/// access log line. A deferred answer is counted when it comes, with its
+/// own status and the whole time taken.
+struct AccessLogMiddleware: ServiceMiddleware {
+    /// Off the loop, its shared shard; on it, the loop's (`LoopCaches`).
+    let metrics: Metrics
+    let logger: Logger
+    /// `accessLog` in the configuration.
+    let enabled: Bool
+    /// Peers whose `X-Forwarded-For` names the client.
+    let trustedProxies: [AddressRange]
+
+    @inline(__always)
+    func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         let response = try next(&r)
         guard case .deferred = response.body else {
             record(r.http, response, route: r.route, start: r.start, peer: r.context.peer, loop: r.caches)
@@ -24,7 +33,7 @@ extension LoaderService {
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: UInt64, peer: SocketAddress?, loop: LoopCaches?) {
         let elapsed = monotonicNanoseconds() &- start
         (loop?.metrics ?? metrics.offLoopShard).record(route: route, method: request.method.rawValue, status: response.status.code, seconds: Double(elapsed) / 1e9)
-        guard configuration.accessLog, logger.enabled(.info) else { return }
+        guard enabled, logger.enabled(.info) else { return }
         var bytes = 0
         if case .bytes(let body) = response.body { bytes = body.count }
         let client = ClientAddress.of(peer: peer, forwardedFor: trustedProxies.isEmpty ? [] : request.headers.values("x-forwarded-for"),
