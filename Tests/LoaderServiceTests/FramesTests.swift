@@ -299,6 +299,19 @@ struct FramesTests {
         #expect(good.headers["vary"] == "Origin")
         let bad = try get(app, "/loaders", ["Origin": "https://evil.example"])
         #expect(bad.headers["access-control-allow-origin"] == nil)
+        // A preflight is judged by its Origin (Fetch's CORS check), never by
+        // the method it asks for.
+        let asked = ["Access-Control-Request-Method": "GET"]
+        let goodPreflight = try get(app, "/loaders", asked.merging(["Origin": "https://good.example"]) { $1 }, method: "OPTIONS")
+        #expect(goodPreflight.status == 204)
+        #expect(goodPreflight.headers["access-control-allow-origin"] == "https://good.example")
+        #expect(goodPreflight.headers["vary"] == "Origin")
+        #expect(goodPreflight.headers["access-control-allow-methods"]?.contains("GET") == true)
+        #expect(goodPreflight.headers["access-control-allow-headers"]?.contains("content-type") == true)
+        #expect(goodPreflight.headers["access-control-max-age"] == "600")
+        let badPreflight = try get(app, "/loaders", asked.merging(["Origin": "https://evil.example"]) { $1 }, method: "OPTIONS")
+        #expect(badPreflight.status == 204 && badPreflight.headers["access-control-allow-origin"] == nil)
+        #expect(badPreflight.headers["access-control-allow-methods"] == nil)
     }
 
     @Test(arguments: Transport.allCases)

@@ -64,11 +64,11 @@ struct PreflightMiddleware: ServiceMiddleware {
     func handle(_ r: inout ServiceRequest, next: ServiceNext) throws -> HTTPResponse {
         guard r.http.method == .OPTIONS else { return try next(&r) }
         r.route = "OPTIONS"
-        return try options(r.http)
+        return try options(r.http, origin: r.origin)
     }
 
     /// `OPTIONS`: a CORS preflight, or the methods a path takes.
-    private func options(_ request: HTTPRequest) throws -> HTTPResponse {
+    private func options(_ request: HTTPRequest, origin requestOrigin: String?) throws -> HTTPResponse {
         if request.path == "*" {
             return HTTPResponse(status: .noContent, headers: ["Allow": "GET, HEAD, POST, DELETE, OPTIONS"])
         }
@@ -76,7 +76,7 @@ struct PreflightMiddleware: ServiceMiddleware {
         guard !allowed.isEmpty else { throw ServiceError.notFound("no resource at \(request.path)") }
         let methods = (allowed + [.OPTIONS]).map(\.rawValue).joined(separator: ", ")
         var headers: HTTPResponseHeaders = ["Allow": methods]
-        if let requested = request.headers["access-control-request-method"], let origin = cors.allowedOrigin(requested) {
+        if let requested = request.headers["access-control-request-method"], let origin = cors.allowedOrigin(requestOrigin) {
             guard allowed.contains(HTTPMethod(requested)) || requested == "OPTIONS" else {
                 throw ServiceError(.methodNotAllowed, "method_not_allowed", "\(requested) is not allowed here; allowed: \(methods)")
             }
