@@ -10,6 +10,13 @@ headers and the body bytes of every answer. Prints the rules it normalises
 by, a summary and a short diff of each answer that differs; exits 1 on any
 difference, or when a (path, method) of /openapi.json is not in the corpus.
 
+Then the corpus's requests that carry an Origin (and need no captured
+variable) run again under config-allowlist.json, where only
+https://page.example may read, each also with an origin that is not listed:
+the CORS answers of a list differ from those of `*` (Vary, the origin
+echoed, a preflight judged by its Origin), and `*` alone once hid a
+preflight that lost its Allow-Methods under a list.
+
 A corpus line is a JSON object:
   name, method, path           the request (${var} is replaced, see capture_*; ${c*n} is c n times)
   headers                      sent in order after Host
@@ -50,9 +57,9 @@ RULES = [
 ]
 
 
-def start(binary, data_dir):
+def start(binary, data_dir, config="config.json"):
     """The binary on 127.0.0.1 port 0 once /readyz answers: (process, port)."""
-    p = subprocess.Popen([binary, "--config", os.path.join(HERE, "config.json"), "--port", "0",
+    p = subprocess.Popen([binary, "--config", os.path.join(HERE, config), "--port", "0",
                           "--data-dir", data_dir, "--loaders-dir", os.path.join(HERE, "loaders")],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     port = None
@@ -165,11 +172,11 @@ def exchange(port, data, method, stream):
         s.close()
 
 
-def run(binary, corpus):
+def run(binary, corpus, config="config.json"):
     """Every answer of `binary` to the corpus, normalised by RULES, and the
     /openapi.json it served."""
     data_dir = tempfile.mkdtemp(prefix="behaviour-")
-    p, port = start(binary, data_dir)
+    p, port = start(binary, data_dir, config)
     variables, answers, openapi = {}, [], None
     try:
         for entry in corpus:
@@ -248,19 +255,8 @@ def show(b, limit=160):
     return b[:limit].decode("utf-8", "replace").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def main():
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    before, after = sys.argv[1:]
-    with open(os.path.join(HERE, "corpus.jsonl")) as f:
-        corpus = [json.loads(line) for line in f if line.strip()]
-    print("Normalised by these rules:")
-    for rule in RULES:
-        print("  -", rule)
-    print(f"Corpus: {len(corpus)} requests. Running {before} …", flush=True)
-    a, openapi = run(before, corpus)
-    print(f"Running {after} …", flush=True)
-    b, _ = run(after, corpus)
+def differences(corpus, a, b):
+    """Prints each answer that differs; (how many differ, length mismatches)."""
     differing, problems = 0, 0
     for entry, (ha, ba, na), (hb, bb, nb) in zip(corpus, a, b):
         for note in na + nb:
@@ -279,6 +275,44 @@ def main():
             print(f"   body ({len(ba)} vs {len(bb)} bytes) first differs at byte {i}:")
             print(f"   before: …{show(ba[max(0, i - 40):i + 80])}")
             print(f"   after : …{show(bb[max(0, i - 40):i + 80])}")
+    return differing, problems
+
+
+def allowlist_corpus(corpus):
+    """The requests with an Origin and no captured variable, each as it is
+    (a listed origin) and with an origin the list does not have."""
+    listed = []
+    for entry in corpus:
+        headers = entry.get("headers", {})
+        if not any(k.lower() == "origin" for k in headers) or "${" in json.dumps(entry):
+            continue
+        listed.append(dict(entry, name=entry["name"] + " (listed origin)"))
+        other = {k: ("https://elsewhere.example" if k.lower() == "origin" else v) for k, v in headers.items()}
+        listed.append(dict(entry, name=entry["name"] + " (origin not listed)", headers=other))
+    return listed
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    before, after = sys.argv[1:]
+    with open(os.path.join(HERE, "corpus.jsonl")) as f:
+        corpus = [json.loads(line) for line in f if line.strip()]
+    print("Normalised by these rules:")
+    for rule in RULES:
+        print("  -", rule)
+    print(f"Corpus: {len(corpus)} requests. Running {before} …", flush=True)
+    a, openapi = run(before, corpus)
+    print(f"Running {after} …", flush=True)
+    b, _ = run(after, corpus)
+    differing, problems = differences(corpus, a, b)
+    listed = allowlist_corpus(corpus)
+    print(f"Allow-list pass: {len(listed)} requests with an Origin under config-allowlist.json …", flush=True)
+    la, _ = run(before, listed, "config-allowlist.json")
+    lb, _ = run(after, listed, "config-allowlist.json")
+    d, pr = differences(listed, la, lb)
+    differing, problems = differing + d, problems + pr
+    corpus = corpus + listed
     missing = templates_hit(corpus, openapi) if openapi else [("/openapi.json", "GET (not served)")]
     for path, method in missing:
         print(f"NOT COVERED: {method} {path}")
