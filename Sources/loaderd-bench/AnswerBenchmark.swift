@@ -12,11 +12,8 @@ import LoaderService
 /// Figures, never assertions: `swift run -c release loaderd-bench answers`.
 enum AnswerBenchmark {
     static func run(arguments: [String]) {
-        var iterations = 100_000
-        if let i = arguments.firstIndex(of: "--iterations"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) { iterations = n }
-        var configuration = ServiceConfiguration.embeddedDefault()
-        configuration.accessLog = false
-        configuration.logLevel = .off
+        let iterations = iterationCount(arguments, default: 100_000)
+        var configuration = ServiceConfiguration.quiet()
         configuration.corsAllowedOrigins = ["https://app.example"]
         let service = LoaderService(configuration: configuration, logger: Logger(level: .off))
         let loop = EventLoop.embedded()

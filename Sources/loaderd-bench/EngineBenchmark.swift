@@ -5,10 +5,7 @@ import LoaderEngine
 /// encode the same frame with JSONEncoder, with the ratio.
 enum EngineBenchmark {
     static func run(arguments: [String]) {
-        var iterations = 200_000
-        if let i = arguments.firstIndex(of: "--iterations"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) {
-            iterations = n
-        }
+        let iterations = iterationCount(arguments, default: 200_000)
         // `--profile typing`: only compute and encode that loader, for perf or callgrind.
         if let i = arguments.firstIndex(of: "--profile"), i + 1 < arguments.count {
             var renderer = FrameRenderer(LoaderCatalog.standard[arguments[i + 1]]!.configure())

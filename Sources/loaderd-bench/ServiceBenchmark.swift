@@ -9,11 +9,8 @@ import LoaderService
 /// again (answered from the loop's cache).
 enum ServiceBenchmark {
     static func run(arguments: [String]) {
-        var iterations = 200_000
-        if let i = arguments.firstIndex(of: "--iterations"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) { iterations = n }
-        var configuration = ServiceConfiguration.embeddedDefault()
-        configuration.accessLog = false
-        configuration.logLevel = .off
+        let iterations = iterationCount(arguments, default: 200_000)
+        let configuration = ServiceConfiguration.quiet()
         let service = LoaderService(configuration: configuration, logger: Logger(level: .off))
         let loop = EventLoop.embedded()
         let context = RequestContext(loop: loop, peer: nil, storage: service.makeLoopStorage(for: loop))

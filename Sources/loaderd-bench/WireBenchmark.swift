@@ -16,13 +16,10 @@ enum WireBenchmark {
     }
 
     static func run(arguments: [String]) {
-        var iterations = 500_000
-        if let i = arguments.firstIndex(of: "--iterations"), i + 1 < arguments.count, let n = Int(arguments[i + 1]) { iterations = n }
+        let iterations = iterationCount(arguments, default: 500_000)
         var only: Step?
         if let i = arguments.firstIndex(of: "--only"), i + 1 < arguments.count { only = Step(rawValue: arguments[i + 1]) }
-        var configuration = ServiceConfiguration.embeddedDefault()
-        configuration.accessLog = false
-        configuration.logLevel = .off
+        let configuration = ServiceConfiguration.quiet()
         let service = LoaderService(configuration: configuration, logger: Logger(level: .off))
         let loop = EventLoop.embedded()
         let storage = service.makeLoopStorage(for: loop)
