@@ -17,7 +17,7 @@ or reset. Once the process has exited (code 0) the port refuses.
 """
 import json, os, signal, socket, subprocess, sys, tempfile, time
 
-from loaderd_process import free_port, wait_ready
+from loaderd_process import call, free_port, until, wait_ready
 
 GRACE_S = 5          # the issue's drain
 NEWCOMERS = 200      # the issue's count
@@ -32,6 +32,15 @@ def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what, flush=True)
     if not ok:
         failures.append(what)
+
+
+def open_connections(port):
+    """loaderd_open_connections, read from /metrics."""
+    status, body = call("127.0.0.1", port, "GET", "/metrics")
+    for line in body.decode().splitlines():
+        if line.startswith("loaderd_open_connections "):
+            return int(float(line.split()[1]))
+    return -1
 
 
 def connect(port):
@@ -131,6 +140,10 @@ def main():
         check(idle.recv(65536).startswith(b"HTTP/1.1 200"), "a keep-alive connection has had its answer and waits")
         held = connect(port)
         held.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # never ends: holds the drain
+        # The drain waits for the connections open when it begins; one still
+        # in the kernel's accept queue then is a newcomer. So SIGTERM only
+        # once the service holds all three (and the connection asking).
+        check(until(10, lambda: open_connections(port) >= 4), "the service holds the three connections before SIGTERM")
         p.send_signal(signal.SIGTERM)
         sent = time.monotonic()
         rest, how = read_to_close(stream, seconds=3)
