@@ -12,10 +12,10 @@ struct AnimationCache {
         var etag: String
         var frameRate: String? = nil
     }
-    private var entries: [String: Entry] = [:]
+    private var entries: [CacheKey: Entry] = [:]
     private var bytes = 0
 
-    subscript(key: String) -> Entry? {
+    subscript(key: CacheKey) -> Entry? {
         get { entries[key] }
         set {
             guard let newValue, entries[key] == nil else { return }

@@ -94,7 +94,10 @@ extension LoaderService {
                                        : "\(quoted(item.name)) does not apply to an animation; it takes the loader's parameters and from")
         }
         let items = request.query.filter { item in item.name != "from" && !export.takes(item.name) }
-        let key = export.file + ":" + definition.name + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let key = request.query.reduce(into: CacheKey(export.file, definition.name)) { key, item in
+            key.append(item.name)
+            key.append(item.value)
+        }
         if let cached = animations.withLock({ $0[key] }) {
             var response = try picture(cached.body, request, freshness: .maxAge(seconds: 86400), mediaType: export.mediaType,
                                        contentType: export.contentType, etag: cached.etag)

@@ -15,19 +15,17 @@ final class LoaderCache {
         }
     }
 
-    private var loaders: [String: Entry] = [:]
+    private var loaders: [CacheKey: Entry] = [:]
     /// Requests come in runs for one loader: compare before hashing.
-    private var lastKey = ""
+    private var lastKey = CacheKey()
     private var last: Entry?
     static let capacity = 256
 
     func loader(_ definition: LoaderDefinition, _ items: [(name: String, value: String)]) throws(ParameterError) -> Entry {
-        var key = definition.name
+        var key = CacheKey(definition.name)
         for item in items {
-            key += "&"
-            key += item.name
-            key += "="
-            key += item.value
+            key.append(item.name)
+            key.append(item.value)
         }
         if let last, key == lastKey { return last }
         let entry: Entry

@@ -62,7 +62,7 @@ final class SharedClockFrameSource: TickerFrames {
     /// What identifies a loader's shared-clock frames: its loop (loader,
     /// parameters and sample events) and fps.
     static func key(_ steady: SteadyLoop, fps: Double) -> String {
-        "shared|" + StreamKey(loader: steady.loader, fps: fps, t0: steady.start).text
+        "shared|" + StreamKey(loader: steady.loader, fps: fps, t0: steady.start).key.text
     }
 
     /// Frame k's JSON and its `frame` event (`id: k`). A frame the loop

@@ -4,15 +4,17 @@ import LoaderEngine
 /// Identifies streams that compute the same frame for the same k: the
 /// loader with its parameters and events, fps and t0.
 struct StreamKey: Hashable, Sendable {
-    let text: String
+    let key: CacheKey
 
     init(loader: ConfiguredLoader, fps: Double, t0: Double) {
-        var s = loader.name
-        for (spec, value) in zip(loader.parameters.specs, loader.parameters.values) { s += "&\(spec.name)=\(value)" }
-        if let stop = loader.events.stop { s += "&stop=\(stop)" }
-        if let finish = loader.events.finish { s += "&finish=\(finish)" }
-        if !loader.events.progress.isEmpty { s += "&progress=" + loader.events.progress.map { "\($0)" }.joined(separator: ",") }
-        text = s + "|fps=\(fps)|t0=\(t0)"
+        var key = CacheKey(loader.name)
+        for (spec, value) in zip(loader.parameters.specs, loader.parameters.values) { key.append(spec.name); key.append("\(value)") }
+        key.append(loader.events.stop.map { "stop=\($0)" } ?? "")
+        key.append(loader.events.finish.map { "finish=\($0)" } ?? "")
+        key.append(loader.events.progress.map { "\($0)" }.joined(separator: ","))
+        key.append("fps=\(fps)")
+        key.append("t0=\(t0)")
+        self.key = key
     }
 }
 
