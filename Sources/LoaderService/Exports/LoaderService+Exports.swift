@@ -161,7 +161,8 @@ extension LoaderService {
                                "a frame of this loader costs \(loader.frameCost) units and a loop samples up to \(frames) frames; maxWorkPerRequest is \(configuration.maxWorkPerRequest) (docs/LOADERS.md)")
         }
         guard let export = export as? any LoopExport else {
-            throw ServiceError(.internalServerError, "export_failed", "\(export.file) of \(definition.name) could not be built; the server logged why")
+            _ = try built(export, definition) { () throws(ExportFailure) in throw ExportFailure(reason: "it is not an export of a loop") }
+            throw ServiceError.internalError  // not reached: `built` has thrown
         }
         // The loader's `color` when the query gives it (CSS and HTML paint
         // in the page's colour otherwise); no export takes an option of that name.
@@ -169,17 +170,21 @@ extension LoaderService {
         loopOptions.colorGiven = items.contains { $0.name == "color" }
         // Not stopped when its client leaves: a built animation is kept for the next to ask.
         return runHeavy(for: client) { [self, from, options = loopOptions] _ in
-            // The loop of the loader configured above (configured again only for the reduced one).
-            guard let steady = try? SteadyLoop(definition, configured: loader, parameters: items),
-                  case let loop = SampledLoop.loop(steady, from: from),
-                  let reduced = export.needsReducedLoop
-                    ? try? SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
-                    : loop
-            else {
-                return ServiceError.invalid("the animation's parameters are not valid").response
-            }
             let body = try built(export, definition) { () throws(ExportFailure) in
-                try export.write(loop, reduced: export.needsReducedLoop ? reduced : nil, options: options)
+                // The loop of the loader configured above (configured again
+                // only for the reduced one). Its parameters passed the checks
+                // on the loop, so a failure here is the server's: a 500 that
+                // names the export, and a log line, never a 400.
+                let loop: SampledLoop, reduced: SampledLoop?
+                do {
+                    loop = SampledLoop.loop(try SteadyLoop(definition, configured: loader, parameters: items), from: from)
+                    reduced = export.needsReducedLoop
+                        ? try SampledLoop.loop(for: definition, parameters: items.filter { $0.name != "motion" } + [("motion", "reduced")], from: from)
+                        : nil
+                } catch {
+                    throw ExportFailure(reason: "its loop could not be sampled: \(error)")
+                }
+                return try export.write(loop, reduced: reduced, options: options)
             }
             let etag = ETag.strong(body)
             animations.withLock { $0[key] = AnimationCache.Entry(body: body, etag: etag) }
