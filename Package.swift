@@ -36,7 +36,7 @@ let package = Package(
         // Routes, config, metrics, OpenAPI, the session API: the HTTP application over the rest.
         .target(name: "LoaderService", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "Redis", "Codecs", "Raster", "LoaderFormats", "LoaderSessions"]),
         // The executable: flags, config file, signals.
-        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "LoaderSessions", "EventLoop", "HTTPServer", "Redis"]),
+        .executableTarget(name: "loaderd", dependencies: ["LoaderService", "LoaderSessions", "LoaderEngine", "EventLoop", "HTTPServer", "Redis"]),
         // Benchmarks (figures, never assertions): `swift run -c release loaderd-bench engine`.
         .executableTarget(name: "loaderd-bench", dependencies: ["LoaderEngine", "EventLoop", "HTTPServer", "LoaderService", "LoaderFormats", "Codecs"]),
         // SSE load generator: N streams on one epoll loop, frames checked against their schedule.
