@@ -1,15 +1,14 @@
-/// A cache key made of strings, each written with its length first, so
-/// that two different lists never make the same key. Joining decoded query
-/// values with `&` and `=` did not hold: `label=a%26speed%3D2` and
-/// `label=a&speed=2` made one key, and the first answer served the second.
+/// A cache key made of strings, kept apart as a list, so that two different
+/// lists never make the same key. Joining decoded query values with `&` and
+/// `=` did not hold: `label=a%26speed%3D2` and `label=a&speed=2` made one
+/// key, and the first answer served the second.
 struct CacheKey: Hashable, Sendable {
-    private(set) var text = ""
+    private var parts: [String]
 
-    init(_ parts: String...) { for part in parts { append(part) } }
+    init(_ parts: String...) { self.parts = parts }
 
-    mutating func append(_ part: String) {
-        text += String(part.utf8.count)
-        text += ":"
-        text += part
-    }
+    mutating func append(_ part: String) { parts.append(part) }
+
+    /// One string for the key, each part with its length first.
+    var text: String { parts.map { "\($0.utf8.count):\($0)" }.joined() }
 }
