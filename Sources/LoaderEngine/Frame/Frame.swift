@@ -94,6 +94,13 @@ public struct Element: Sendable, Equatable {
     public var lineCap: LineCap = .butt
     /// segment: its arc's angle, radians (0…2π).
     public var arc: Double = 0
+    /// How the shape's own plane (its centre at the origin, sizes before
+    /// `scale`) maps to the canvas, when that is more than `x`, `y`,
+    /// `scale` and `rotation` say: a squash, a skew or a perspective.
+    /// `nil` for a similarity. When set, it is the whole truth: (x, y) is
+    /// its image of the centre, and `scale` and `rotation` only its nearest
+    /// similarity, for clients that draw no more.
+    public var placement: PlaneTransform? = nil
 
     @inlinable
     public init(id: ElementID, shape: Shape = .circle, x: Double, y: Double, diameter: Double,
@@ -115,6 +122,13 @@ public struct Element: Sendable, Equatable {
         x *= factor; y *= factor
         diameter *= factor; width *= factor; height *= factor
         cornerRadius *= factor; lineWidth *= factor
+        // q ↦ f·P(q / f): the linear part stays, the move grows, the
+        // projective row shrinks.
+        if var p = placement {
+            p.tx *= factor; p.ty *= factor
+            p.px /= factor; p.py /= factor
+            placement = p
+        }
     }
 }
 
