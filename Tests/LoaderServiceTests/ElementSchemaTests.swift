@@ -42,6 +42,7 @@ import Testing
                        #"} else if (e.shape === "circle" && !e.matrix) {"#, #"circle: "circle""#, #"if (e.shape === "circle") {"#]
         case .rect: [#"rect: "rect""#, #"} else if (e.shape === "rect") {"#]
         case .segment: [#"segment: "path""#, #"} else if (e.shape === "segment") {"#]
+        case .triangle: [#"triangle: "path""#, #"} else if (e.shape === "triangle") {"#]
         // The last branch of each: a stroked circle.
         case .ring: [#"|| "circle")"#, #""stroke-linecap": e.lineCap"#]
         }

@@ -226,7 +226,7 @@ export class FramePainter {
         else if (e.shape === "circle" && !e.matrix) node = document.createElementNS(svgNS, "circle");
         else {
           node = document.createElementNS(svgNS, "g");
-          node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", circle: "circle" }[e.shape] || "circle"));
+          node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", triangle: "path", circle: "circle" }[e.shape] || "circle"));
         }
         node.kind = kind;
         node.setAttribute("data-element", e.id);
@@ -254,6 +254,10 @@ export class FramePainter {
           const r = e.diameter / 2, half = Math.min(Math.max(e.arc, 0), 2 * Math.PI) / 2;
           const sx = r * Math.sin(half), sy = -r * Math.cos(half);
           set(shape, { d: `M${-sx} ${sy}A${r} ${r} 0 0 1 0 ${-r}A${r} ${r} 0 0 1 ${sx} ${sy}Z`, fill: paint(e.color) });
+        } else if (e.shape === "triangle") {
+          // Apex at the top middle of the box, base along its bottom.
+          const w = e.width / 2, h = e.height / 2;
+          set(shape, { d: `M0 ${-h}L${w} ${h}L${-w} ${h}Z`, fill: paint(e.color) });
         } else {
           const length = Math.max(e.strokeEnd - e.strokeStart, 0);
           set(shape, { r: e.diameter / 2, fill: "none", stroke: paint(e.color), "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,
