@@ -37,7 +37,8 @@ import Testing
     /// place in the client is named, and then the script must have it.
     static func places(_ shape: Shape) -> [String] {
         switch shape {
-        case .circle: [#"e.shape === "circle" ? document.createElementNS(svgNS, "circle")"#, #"if (e.shape === "circle") {"#]
+        case .circle: [#"e.shape === "circle" && !placed ? document.createElementNS(svgNS, "circle")"#, #"} else if (e.shape === "circle" && !placed) {"#,
+                       #"if (e.shape === "circle") {"#]
         case .rect: [#"rect: "rect""#, #"if (e.shape === "rect") {"#]
         case .segment: [#"segment: "path""#, #"} else if (e.shape === "segment") {"#]
         case .triangle: [#"triangle: "path""#, #"} else if (e.shape === "triangle") {"#]
@@ -54,8 +55,9 @@ import Testing
     }
 
     /// Every field a frame gives its elements is read by the painter (its
-    /// decoder is the frame's JSON as parsed: `e.<field>`).
-    @Test(arguments: ElementField.allCases)
+    /// decoder is the frame's JSON as parsed: `e.<field>`), but `matrix3d`:
+    /// an SVG painter draws `outline`, which is exact in the plane.
+    @Test(arguments: ElementField.allCases.filter { $0 != .matrix3d })
     func painterReadsTheField(_ field: ElementField) {
         #expect(Self.painter.contains("e.\(field.rawValue)"), "\(field)")
     }

@@ -194,7 +194,8 @@ const announcementTime = 5000;   // ms a said text stays in the region
 
 // Draws frames into an <svg>, exactly as GET /loaders/{name}/frames.svg
 // does: circles never turned, rects turned about their centre, rings as
-// strokes trimmed from 12 o'clock; one node per element, with data-element.
+// strokes trimmed from 12 o'clock, a placed element under its `matrix` or
+// as its `outline`; one node per element, with data-element.
 // Elements of the colour `follow` (#RRGGBB) are painted `currentColor`.
 export class FramePainter {
   constructor(svg) { this.svg = svg; this.nodes = new Map(); this.width = 0; this.height = 0; this.backdrop = null; }
@@ -216,22 +217,32 @@ export class FramePainter {
     for (const e of frame.elements) {
       seen.add(e.id);
       let node = this.nodes.get(e.id);
-      if (!node || node.kind !== e.shape) {
+      // A placed element (squashed, skewed, in perspective) is always a <g>:
+      // its shape under `matrix`, or its exact `outline` on the canvas.
+      const placed = e.outline ? "outline" : e.matrix ? "matrix" : "";
+      const kind = e.shape + placed;
+      if (!node || node.kind !== kind) {
         if (node) node.remove();
-        node = e.shape === "circle" ? document.createElementNS(svgNS, "circle") : document.createElementNS(svgNS, "g");
-        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", triangle: "path" }[e.shape] || "circle"));
-        node.kind = e.shape;
+        node = e.shape === "circle" && !placed ? document.createElementNS(svgNS, "circle") : document.createElementNS(svgNS, "g");
+        if (e.shape !== "circle" || placed) node.append(document.createElementNS(svgNS, e.outline ? "path" : { rect: "rect", segment: "path", triangle: "path" }[e.shape] || "circle"));
+        node.kind = kind;
         node.setAttribute("data-element", e.id);
         this.nodes.set(e.id, node);
       }
-      if (e.shape === "circle") {
+      if (e.outline) {
+        set(node, { opacity: e.opacity });
+        set(node.firstChild, { d: e.outline, fill: paint(e.color) });
+      } else if (e.shape === "circle" && !placed) {
         set(node, { cx: e.x, cy: e.y, r: e.diameter * e.scale / 2, fill: paint(e.color), opacity: e.opacity });
       } else {
         // A turn folded into one turn: the same angle, exact in the browser's single-precision transforms.
         const degrees = ((e.rotation || 0) % (2 * Math.PI)) * 180 / Math.PI;
-        set(node, { transform: `translate(${e.x} ${e.y}) rotate(${degrees}) scale(${e.scale})`, opacity: e.opacity });
+        const transform = e.matrix ? `matrix(${e.matrix.join(" ")})` : `translate(${e.x} ${e.y}) rotate(${degrees}) scale(${e.scale})`;
+        set(node, { transform, opacity: e.opacity });
         const shape = node.firstChild;
-        if (e.shape === "rect") {
+        if (e.shape === "circle") {
+          set(shape, { r: e.diameter / 2, fill: paint(e.color) });
+        } else if (e.shape === "rect") {
           set(shape, { x: -e.width / 2, y: -e.height / 2, width: e.width, height: e.height, rx: e.cornerRadius, fill: paint(e.color) });
         } else if (e.shape === "segment") {
           // From the arc's start through 12 o'clock to its end, then the chord.
