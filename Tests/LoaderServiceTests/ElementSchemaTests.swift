@@ -37,9 +37,10 @@ import Testing
     /// place in the client is named, and then the script must have it.
     static func places(_ shape: Shape) -> [String] {
         switch shape {
-        case .circle: [#"e.shape === "circle" && !placed ? document.createElementNS(svgNS, "circle")"#, #"} else if (e.shape === "circle" && !placed) {"#,
-                       #"if (e.shape === "circle") {"#]
-        case .rect: [#"rect: "rect""#, #"if (e.shape === "rect") {"#]
+        // Alone, and in a <g> under its matrix.
+        case .circle: [#"else if (e.shape === "circle" && !e.matrix) node = document.createElementNS(svgNS, "circle")"#,
+                       #"} else if (e.shape === "circle" && !e.matrix) {"#, #"circle: "circle""#, #"if (e.shape === "circle") {"#]
+        case .rect: [#"rect: "rect""#, #"} else if (e.shape === "rect") {"#]
         case .segment: [#"segment: "path""#, #"} else if (e.shape === "segment") {"#]
         case .triangle: [#"triangle: "path""#, #"} else if (e.shape === "triangle") {"#]
         // The last branch of each: a stroked circle.
@@ -55,9 +56,8 @@ import Testing
     }
 
     /// Every field a frame gives its elements is read by the painter (its
-    /// decoder is the frame's JSON as parsed: `e.<field>`), but `matrix3d`:
-    /// an SVG painter draws `outline`, which is exact in the plane.
-    @Test(arguments: ElementField.allCases.filter { $0 != .matrix3d })
+    /// decoder is the frame's JSON as parsed: `e.<field>`).
+    @Test(arguments: ElementField.allCases)
     func painterReadsTheField(_ field: ElementField) {
         #expect(Self.painter.contains("e.\(field.rawValue)"), "\(field)")
     }
