@@ -171,4 +171,36 @@ import Testing
         #expect(SampledLoop.Sample.outlineStray(a, Array(a.dropLast())) == nil)
         #expect(SampledLoop.Sample.outlineStray(a, a) == 0)
     }
+
+    /// A format 1.1 loader with a squashed pill, a skewed dot and a plane
+    /// turning under perspective: its loop's keyframes, interpolated as
+    /// the animated SVG does (parts of the squash, numbers of the outline),
+    /// stay within the tolerances everywhere (checked every 1 ms against the
+    /// engine), and each element takes the form its placement needs.
+    @Test func placedLoopStaysWithinTolerance() throws {
+        let definition = try LoaderDefinition(definition: Array("""
+            {"format": 1.1, "name": "placed", "summary": "A squash, a skew and a perspective.", "canvas": {"width": 90, "height": 40},
+             "color": "#2060C0", "layers": [
+              {"type": "rect", "id": "bar", "position": [12, 20], "bounds": [8, 30], "cornerRadius": 4,
+               "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.4, 1], "duration": 1.2, "repeatCount": "infinity"}]},
+              {"type": "circle", "id": "dot", "position": [36, 20], "diameter": 20, "animations": [{"type": "basic", "keyPath": "transform",
+               "fromValue": [1, 0, 0, 0, -0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "toValue": [1, 0, 0, 0, 0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+               "duration": 1.2, "autoreverses": true, "repeatCount": "infinity"}]},
+              {"type": "layer", "id": "stage", "position": [68, 20], "bounds": [34, 34],
+               "sublayerTransform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.008333333333333333, 0, 0, 0, 1]},
+               "sublayers": [{"type": "rect", "id": "plane", "position": [17, 17], "bounds": [26, 26], "cornerRadius": 5,
+                "animations": [{"type": "keyframe", "keyPath": "transform.rotation.y", "values": [0, 1.2, 0], "duration": 2.4, "repeatCount": "infinity"}]}]}]}
+            """.utf8))
+        let loop = try SampledLoop.loop(for: definition, parameters: [], verify: true)
+        #expect(loop.maxPositionError <= SampledLoop.positionTolerance * 1.5)
+        #expect(loop.maxOpacityError <= SampledLoop.valueTolerance * 1.5)
+        #expect(loop.maxRadiusError <= SampledLoop.positionTolerance * 1.5)
+        let byID = Dictionary(uniqueKeysWithValues: loop.tracks.map { ($0.element.id.description, $0) })
+        let bar = try #require(byID["bar"]), dot = try #require(byID["dot"]), plane = try #require(byID["plane"])
+        #expect(SVG.squashed(bar) && !bar.outlined && SVG.squashed(dot) && !dot.outlined && plane.outlined)
+        let svg = String(decoding: SVG.animation(loop), as: UTF8.self)
+        #expect(svg.contains(#"<g id="bar" transform="translate(12 20) rotate(0) scale(1) skewX(0) scale(1 1)""#))
+        #expect(svg.contains(#"<path id="plane" d="M"#) && svg.contains(#"attributeName="d""#))
+        #expect(!svg.contains("e-") && !svg.contains("matrix("), "no exponents in SMIL values; matrices as their parts")
+    }
 }
