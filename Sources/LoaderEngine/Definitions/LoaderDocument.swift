@@ -38,7 +38,7 @@ struct LayerSpec: Sendable {
         case ring(LineCap)
         /// A `CAShapeLayer` filling a circular segment: its arc's angle.
         case segment(arc: Double)
-        /// A filled triangle: apex at the top middle of its bounds.
+        /// Format 1.1: apex at the top middle of its bounds, base along the bottom.
         case triangle
         case replicator(ReplicatorSpec)
     }

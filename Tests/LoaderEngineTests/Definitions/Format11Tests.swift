@@ -133,6 +133,16 @@ struct Format11Tests {
         #expect(near(corner, Point(x: 30 + 5 * cos(Double.pi / 4), y: 30 + 5 * sin(Double.pi / 4)), 1e-12))
     }
 
+    @Test func triangleIsDrawnInItsBox() throws {
+        // A 20 × 10 triangle, half as wide: its apex (0, −5) goes to (30, 25), its base corners to (25, 35) and (35, 35).
+        let e = try Self.frame(##"{"type": "triangle", "id": "tri", "position": [30, 30], "bounds": [20, 10], "fillColor": "#FF0000", "transform": {"scale.x": 0.5}}"##).elements[0]
+        #expect(e.shape == .triangle && e.width == 20 && e.height == 10 && e.color == RGBColor(rgb: 0xFF0000))
+        let p = try #require(e.placement)
+        #expect(p.apply(Point(x: 0, y: -5)) == Point(x: 30, y: 25) && p.apply(Point(x: -10, y: 5)) == Point(x: 25, y: 35))
+        // Format 1 has no triangle.
+        #expect(throws: DefinitionError.self) { try LoaderDocument.parse(Self.document(format: "1", #"{"type": "triangle", "id": "tri", "bounds": [1, 1]}"#)) }
+    }
+
     @Test func containerIdsHaveNoCopyIndex() throws {
         // As in Core Animation, the layer's centre (its anchor) sits at its position.
         let frame = try Self.frame(#"{"type": "layer", "id": "box", "position": [30, 30], "bounds": [60, 60], "sublayers": [{"type": "circle", "id": "dot", "position": [30, 30], "diameter": 8}]}"#)
