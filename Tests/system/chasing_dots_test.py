@@ -150,6 +150,10 @@ def worst_difference(base, name, rows):
     for t, row in zip(TIMES, rows):
         frame = get(base, f"/loaders/{name}/frames?t={t!r}")
         elements = frame["elements"]
+        # The catalogue sets SpinKit's 40-px box in the middle of its canvas
+        # (room for the dots that reach past it): page places move by the margin.
+        mx, my = (frame["width"] - 40) / 2, (frame["height"] - 40) / 2
+        row = [[[p[0] + mx, p[1] + my] for p in dot] for dot in row]
         for i, (x, y, size) in enumerate(measured(row)):
             # The replicator's copy 0 of dot1 is "dot10". A dot the engine leaves
             # out (one that draws nothing) must be a point in the page.

@@ -668,6 +668,7 @@ struct OriginalsTests {
     /// browsers put it).
     @Test func chasingDots() throws {
         let box = 40.0, dot = 0.6 * box                          // host: SpinKit's 40-px box
+        let margin = 7.0                                         // host: the box in the middle of a 54-pt canvas
         let left = box / 2                                       // static position: the middle of the empty centred line
         try expectMatchesOriginal("chasing-dots", seconds: 4) { t in
             let turn = CSSKeyframes(stops: [(1, 2 * .pi)], duration: 2, curve: .linear).value(at: t, base: 0)
@@ -675,7 +676,7 @@ struct OriginalsTests {
                 // The dot's centre turned about the box's centre.
                 let dx = left + dot / 2 - box / 2, dy = y - box / 2
                 let bounce = CSSKeyframes(stops: [(0, 0), (0.5, 1), (1, 0)], duration: 2, delay: delay)
-                return Expected(x: box / 2 + dx * cos(turn) - dy * sin(turn), y: box / 2 + dx * sin(turn) + dy * cos(turn),
+                return Expected(x: margin + box / 2 + dx * cos(turn) - dy * sin(turn), y: margin + box / 2 + dx * sin(turn) + dy * cos(turn),
                                 scale: bounce.value(at: t, base: 1), diameter: dot)
             }
         }
