@@ -691,18 +691,26 @@ struct OriginalsTests {
     }
 
     /// `chasing-dots`: a box turning 360° in 2 s, linear; in it two dots
-    /// 60 % of its width at its top and its bottom, centred across (the
-    /// box's `text-align: center`), scale 0 (0 %, 100 %), 1 (50 %) over
-    /// 2 s, ease-in-out, the second delayed −1 s.
+    /// 60 % of its width, `position: absolute`, one `top: 0`, one
+    /// `bottom: 0`, scale 0 (0 %, 100 %), 1 (50 %) over 2 s, ease-in-out,
+    /// the second delayed −1 s. Neither sets `left`, so each takes its
+    /// static position: where its box would start were it still the inline
+    /// block it is declared, on the box's otherwise empty line, which
+    /// `text-align: center` centres. The line's middle is the box's, so the
+    /// dot's left edge sits there (CSS 2.1 §10.3.7 and CSS Positioned
+    /// Layout 3 §4.1 leave the static position to the UA; this is where
+    /// browsers put it).
     @Test func chasingDots() throws {
         let box = 40.0, dot = 0.6 * box                          // host: SpinKit's 40-px box
+        let margin = 7.0                                         // host: the box in the middle of a 54-pt canvas
+        let left = box / 2                                       // static position: the middle of the empty centred line
         try expectMatchesOriginal("chasing-dots", seconds: 4) { t in
             let turn = CSSKeyframes(stops: [(1, 2 * .pi)], duration: 2, curve: .linear).value(at: t, base: 0)
             return [(dot / 2, 0.0), (box - dot / 2, -1.0)].map { y, delay in
                 // The dot's centre turned about the box's centre.
-                let dx = 0.0, dy = y - box / 2
+                let dx = left + dot / 2 - box / 2, dy = y - box / 2
                 let bounce = CSSKeyframes(stops: [(0, 0), (0.5, 1), (1, 0)], duration: 2, delay: delay)
-                return Expected(x: box / 2 + dx * cos(turn) - dy * sin(turn), y: box / 2 + dx * sin(turn) + dy * cos(turn),
+                return Expected(x: margin + box / 2 + dx * cos(turn) - dy * sin(turn), y: margin + box / 2 + dx * sin(turn) + dy * cos(turn),
                                 scale: bounce.value(at: t, base: 1), diameter: dot)
             }
         }
