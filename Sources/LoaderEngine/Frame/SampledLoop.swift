@@ -254,7 +254,7 @@ public struct SampledLoop: Sendable {
         let det = p.a * p.d - p.b * p.c, k = abs(det).squareRoot()
         s.rotation = atan2(p.b, p.a)
         // A circle's uniform scale is in its radius (scale 1), as without a placement.
-        if e.shape == .circle { s.r = e.diameter * k / 2 } else { s.scale = k }
+        if e.shape == .circle { s.r = e.diameter * k / 2; s.scale = 1 } else { s.scale = k }
         // A flat map draws nothing; its parts stay those of no squash.
         guard k > 0 else { return }
         let sx = (p.a * p.a + p.b * p.b).squareRoot() / k
