@@ -111,6 +111,20 @@ public struct SampledLoop: Sendable {
         public var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
         public var width = 0.0, height = 0.0
         public var present: Bool
+        /// The element's placement when it has one (a squash, a skew, a
+        /// perspective); `extent` is half its own box, unscaled, whose
+        /// corners measure how far two placements differ.
+        public var placement: PlaneTransform? = nil
+        public var extent = (width: 0.0, height: 0.0)
+
+        /// The placement, or the similarity that x, y, rotation and scale
+        /// say (a circle's scale is its radius over its own).
+        public var plane: PlaneTransform {
+            if let placement { return placement }
+            let k = r > 0 && extent.width > 0 ? r / extent.width : scale
+            let cs = k * cos(rotation), sn = k * sin(rotation)
+            return PlaneTransform(a: cs, b: sn, c: -sn, d: cs, tx: x, ty: y)
+        }
 
         init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
             self.x = x; self.y = y; self.r = r; self.opacity = opacity; self.present = present
@@ -122,7 +136,16 @@ public struct SampledLoop: Sendable {
             let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius),
                                abs(width - o.width), abs(height - o.height)) / SampledLoop.positionTolerance
             let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SampledLoop.valueTolerance
-            return max(position, value)
+            guard placement != nil || o.placement != nil else { return max(position, value) }
+            // A placement moves the corners of the element's own box.
+            let p = plane, q = o.plane
+            var corners = 0.0
+            for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+                let c = Point(x: sx * extent.width, y: sy * extent.height)
+                let (u, v) = (p.apply(c), q.apply(c))
+                corners = max(corners, abs(u.x - v.x), abs(u.y - v.y))
+            }
+            return max(position, value, corners / SampledLoop.positionTolerance)
         }
 
         public static func mix(_ a: Sample, _ b: Sample, _ f: Double) -> Sample {
@@ -132,6 +155,13 @@ public struct SampledLoop: Sendable {
             m.strokeStart += (b.strokeStart - a.strokeStart) * f; m.strokeEnd += (b.strokeEnd - a.strokeEnd) * f
             m.lineWidth += (b.lineWidth - a.lineWidth) * f; m.cornerRadius += (b.cornerRadius - a.cornerRadius) * f
             m.width += (b.width - a.width) * f; m.height += (b.height - a.height) * f
+            if a.placement != nil || b.placement != nil {
+                // Entry by entry: the straight line the keyframes stand for.
+                let p = a.plane, q = b.plane
+                let l = { (u: Double, v: Double) in u + (v - u) * f }
+                m.placement = PlaneTransform(a: l(p.a, q.a), b: l(p.b, q.b), c: l(p.c, q.c), d: l(p.d, q.d), tx: l(p.tx, q.tx), ty: l(p.ty, q.ty),
+                                             px: l(p.px, q.px), py: l(p.py, q.py), pw: l(p.pw, q.pw))
+            }
             return m
         }
     }
@@ -146,11 +176,25 @@ public struct SampledLoop: Sendable {
     public static func sample(_ e: Element?) -> Sample? {
         guard let e else { return nil }
         switch e.shape {
-        // A circle is sampled by its drawn radius alone.
-        case .circle: return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
+        // A circle is sampled by its drawn radius alone, unless placed.
+        case .circle:
+            var s = Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
+            if let placement = e.placement {
+                s.placement = placement
+                s.extent = (e.diameter / 2, e.diameter / 2)
+            }
+            return s
         case .rect, .ring, .segment: break
         }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
+        if let placement = e.placement {
+            s.placement = placement
+            switch e.shape {
+            case .rect: s.extent = (e.width / 2, e.height / 2)
+            case .ring: s.extent = ((e.diameter + e.lineWidth) / 2, (e.diameter + e.lineWidth) / 2)
+            case .circle, .segment: s.extent = (e.diameter / 2, e.diameter / 2)
+            }
+        }
         s.rotation = e.rotation; s.scale = e.scale
         s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius
         s.width = e.width; s.height = e.height
