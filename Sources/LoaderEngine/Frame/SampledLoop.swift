@@ -184,13 +184,13 @@ public struct SampledLoop: Sendable {
                 s.extent = (e.diameter / 2, e.diameter / 2)
             }
             return s
-        case .rect, .ring, .segment: break
+        case .rect, .ring, .segment, .triangle: break
         }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
         if let placement = e.placement {
             s.placement = placement
             switch e.shape {
-            case .rect: s.extent = (e.width / 2, e.height / 2)
+            case .rect, .triangle: s.extent = (e.width / 2, e.height / 2)
             case .ring: s.extent = ((e.diameter + e.lineWidth) / 2, (e.diameter + e.lineWidth) / 2)
             case .circle, .segment: s.extent = (e.diameter / 2, e.diameter / 2)
             }
@@ -367,6 +367,14 @@ extension Element {
         case .rect:
             let c = abs(cos(rotation)), s = abs(sin(rotation))
             return ((width * c + height * s) * scale / 2, (width * s + height * c) * scale / 2)
+        case .triangle:
+            // The farthest corner from the centre along each axis, turned.
+            let c = cos(rotation), s = sin(rotation)
+            var hx = 0.0, hy = 0.0
+            for (px, py) in [(0, -height / 2), (width / 2, height / 2), (-width / 2, height / 2)] {
+                hx = max(hx, abs(px * c - py * s)); hy = max(hy, abs(px * s + py * c))
+            }
+            return (hx * scale, hy * scale)
         }
     }
 }
