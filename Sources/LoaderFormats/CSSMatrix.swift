@@ -70,13 +70,29 @@ struct CSSMatrix: Equatable {
         if Self.dot(row[0], pdum3) < 0 {
             for i in 0..<3 { scale[i] *= -1; row[i] = Self.scaled(row[i], -1) }
         }
-        var q = [0.5 * sqrt(max(1 + row[0][0] - row[1][1] - row[2][2], 0)),
-                 0.5 * sqrt(max(1 - row[0][0] + row[1][1] - row[2][2], 0)),
-                 0.5 * sqrt(max(1 - row[0][0] - row[1][1] + row[2][2], 0)),
-                 0.5 * sqrt(max(1 + row[0][0] + row[1][1] + row[2][2], 0))]
-        if row[2][1] > row[1][2] { q[0] = -q[0] }
-        if row[0][2] > row[2][0] { q[1] = -q[1] }
-        if row[1][0] > row[0][1] { q[2] = -q[2] }
+        // The quaternion of the rotation rows. The spec's formula takes
+        // each component's size from the diagonal and its sign from an
+        // off-diagonal difference, which is 0 for a half turn (the back of
+        // a turned plane): signs by chance, a wrong axis. This is the same
+        // quaternion wherever the spec's is sound (w > 0, same signs), and
+        // sound for half turns too (Shepperd's method; browsers do so).
+        let r = row, trace = r[0][0] + r[1][1] + r[2][2]
+        var q: [Double]
+        if trace > 0 {
+            let w = 0.5 * sqrt(1 + trace)
+            q = [(r[1][2] - r[2][1]) / (4 * w), (r[2][0] - r[0][2]) / (4 * w), (r[0][1] - r[1][0]) / (4 * w), w]
+        } else if r[0][0] >= r[1][1] && r[0][0] >= r[2][2] {
+            let x = 0.5 * sqrt(max(1 + r[0][0] - r[1][1] - r[2][2], 0))
+            q = [x, (r[0][1] + r[1][0]) / (4 * x), (r[0][2] + r[2][0]) / (4 * x), (r[1][2] - r[2][1]) / (4 * x)]
+        } else if r[1][1] >= r[2][2] {
+            let y = 0.5 * sqrt(max(1 - r[0][0] + r[1][1] - r[2][2], 0))
+            q = [(r[0][1] + r[1][0]) / (4 * y), y, (r[1][2] + r[2][1]) / (4 * y), (r[2][0] - r[0][2]) / (4 * y)]
+        } else {
+            let z = 0.5 * sqrt(max(1 - r[0][0] - r[1][1] + r[2][2], 0))
+            q = [(r[0][2] + r[2][0]) / (4 * z), (r[1][2] + r[2][1]) / (4 * z), z, (r[0][1] - r[1][0]) / (4 * z)]
+        }
+        // w ≥ 0, as the spec's.
+        if q[3] < 0 { q = q.map { -$0 } }
         return Decomposed(perspective: perspective, translation: translation, scale: scale, skew: skew, quaternion: q)
     }
 

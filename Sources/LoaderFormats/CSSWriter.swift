@@ -154,7 +154,7 @@ package struct CSSWriter {
         for (i, e) in all.enumerated() {
             guard case .own = drawings[i] else { continue }
             let track = loop.tracks.first { $0.element.id == e.id }
-            result[i] = keyframes("\(prefix)-\(i)\(suffix)", e, track, duration: track?.duration ?? loop.duration)
+            result[i] = keyframes("\(prefix)-\(i)\(suffix)", e, track, duration: track?.duration ?? loop.duration, loop: loop)
         }
         return result
     }
@@ -181,14 +181,17 @@ package struct CSSWriter {
     static let maxSpan = 96
     /// The same for a placed element, each check being a decomposition.
     static let maxPlacedSpan = 32
+    /// Keyframes added per placed element where decomposition strays.
+    static let maxPlacedKeys = 2000
 
     /// The element's keyframes; one that the loop never shows stays hidden.
     /// A declaration the same at every keyframe is left to `constants`; a
     /// keyframe that the line between its neighbours draws within the
     /// tolerances is left out.
-    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double) -> Keys {
-        guard let track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
+    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double, loop: SampledLoop? = nil) -> Keys {
+        guard var track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
         let form = Self.form(e, track)
+        if let form, let loop { track = Self.refined(e, track, form, loop) }
         // Each keyframe's declarations, by property, in order.
         let frames: [[(property: Substring, value: Substring)]] = track.keys.map { key in
             declarations(e, key.v, form: form).split(separator: ";").compactMap { part in
@@ -402,6 +405,51 @@ package struct CSSWriter {
             return "width: \(f(size))px; height: \(f(size))px; --ld-lw: \(f(s.lineWidth))px; "
                 + "--ld-a0: \(d(s.strokeStart * 360))deg; --ld-a1: \(d(max(s.strokeEnd, s.strokeStart) * 360))deg; " + box + transform
         }
+    }
+
+    /// A placed element's keyframes with more where a browser's
+    /// interpolation between neighbours (by decomposition) strays from the
+    /// engine by more than `lengthTolerance` at a quarter, the middle or
+    /// three quarters: near edge-on a decomposition changes fast. Halved
+    /// down to 0.1 ms, at most `maxPlacedKeys` more per element.
+    static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop) -> SampledLoop.Track {
+        let id = track.element.id
+        func truth(_ s: Double) -> SampledLoop.Sample? {
+            SampledLoop.sample(loop.loader.frame(at: loop.start + s).elements.first { $0.id == id })
+        }
+        func matrix(_ v: SampledLoop.Sample) -> CSSMatrix? {
+            CSSMatrix(arguments: arguments(plane(e, v), form).map { Double($0) ?? 0 })
+        }
+        var keys: [(s: Double, v: SampledLoop.Sample)] = [track.keys[0]]
+        var added = 0
+        func split(_ a: (s: Double, v: SampledLoop.Sample), _ b: (s: Double, v: SampledLoop.Sample)) {
+            guard b.s - a.s > 0.0001, added < maxPlacedKeys, a.v.present, b.v.present,
+                  let ma = matrix(a.v), let mb = matrix(b.v) else { return }
+            var middle: SampledLoop.Sample?
+            var off = false
+            for u in [0.5, 0.25, 0.75] {
+                guard let v = truth(a.s + (b.s - a.s) * u), v.present else { continue }
+                if u == 0.5 { middle = v }
+                let m = CSSMatrix.interpolate(ma, mb, u), p = plane(e, v), (hw, hh) = extent(e, v)
+                for (sx, sy) in PlacedCorners.units {
+                    let q = Point(x: sx * hw, y: sy * hh)
+                    let (x, y) = (m.apply(q), p.apply(q))
+                    if !(abs(x.x - y.x) <= lengthTolerance && abs(x.y - y.y) <= lengthTolerance) { off = true }
+                }
+                if off { break }
+            }
+            guard off else { return }
+            let mid = (s: (a.s + b.s) / 2, v: middle ?? truth((a.s + b.s) / 2) ?? a.v)
+            added += 1
+            split(a, mid)
+            keys.append(mid)
+            split(mid, b)
+        }
+        for k in 1..<track.keys.count {
+            split(track.keys[k - 1], track.keys[k])
+            keys.append(track.keys[k])
+        }
+        return SampledLoop.Track(element: track.element, keys: keys, duration: track.duration)
     }
 
     /// What a browser draws of a placed element between two keyframes, as

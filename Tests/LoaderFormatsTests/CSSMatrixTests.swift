@@ -26,6 +26,7 @@ import Testing
             [0.8, 0, 0, 1.4, 3, 9],                                        // squash
             [1, 0.2, 0, 0.001, 0.1, 0.9, 0, -0.002, 0, 0, 1, 0, 20, 30, 0, 1],   // projective plane
             [-0.3, 0.1, 0, 0.003, 0.2, 0.9, 0, 0.001, 0, 0, -1, 0, 5, 6, 0, 1],  // mirrored, z negated
+            [-1.005, -0.0053, 0, -0.00018, 0, 1, 0, 0, 0, 0, -1, 0, 30, 30, 0, 1],  // the back of a plane: a half turn
         ]
         for v in cases {
             let m = try #require(CSSMatrix(arguments: v))

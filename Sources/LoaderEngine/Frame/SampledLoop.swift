@@ -36,6 +36,11 @@ public struct SampledLoop: Sendable {
         public let element: Element
         public let keys: [(s: Double, v: Sample)]
         public let duration: Double
+
+        /// For an export that adds keyframes of its own.
+        public init(element: Element, keys: [(s: Double, v: Sample)], duration: Double) {
+            self.element = element; self.keys = keys; self.duration = duration
+        }
     }
 
     /// The canvas and the drawn extent of elements, in points.
