@@ -391,7 +391,7 @@ package struct CSSWriter {
         let f = { (v: Double) in SVG.fixed(v, decimals: 3) }
         let d = { (v: Double) in SVG.fixed(v, decimals: 2) }
         let (hw, hh) = Self.extent(e, s)
-        let transform = "transform: \(form == .matrix ? "matrix" : "matrix3d")(\(Self.arguments(Self.plane(e, s), form).joined(separator: ", "))); "
+        let transform = "transform: \(form == .matrix ? "matrix" : "matrix3d")(\(Self.arguments(Self.plane(e, s), form).joined(separator: ","))); "
         let box = "left: \(f(-hw))px; top: \(f(-hh))px; "
         switch e.shape {
         case .circle, .segment:
