@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The CSS export in headless Chromium (run by .ci/run): for every loader
-(and one defined in --loaders-dir), animation.html (from its default start,
-where copies run their first copy's keyframes with animation-delay) is
+(and two defined in --loaders-dir, one of them placed by matrices),
+animation.html (from its default start, where copies run their first
+copy's keyframes with animation-delay) is
 loaded in a page that pauses every animation at 30 moments of the loop (Web
 Animations API, currentTime = (t - from) × 1000 ms) and measures each
 [data-element]: the centre
@@ -21,7 +22,9 @@ The same with prefers-reduced-motion forced, against motion=reduced. Near a
 jump either side is right: a sample also passes against the frames 0.2 ms
 before or after, or between them.
 
-    Tests/system/css_test.py path/to/loaderd output-dir
+    Tests/system/css_test.py path/to/loaderd output-dir [loader …]
+
+(naming loaders measures only those).
 """
 import json, math, os, subprocess, sys, urllib.request
 
@@ -29,6 +32,27 @@ from loaderd_process import DEFINED, start_with_definitions
 from browser_test import chromium
 
 TIMES = 30
+
+# A loader in format 1.1 whose elements are placed by matrices: SpinKit's
+# rotating-plane's turns (perspective(120px), rotateX then rotateY, 1 s
+# each), a dot squashed along a turned axis, a ring skewed by a whole
+# matrix that the engine blends as CSS does.
+PLACED = {
+    "format": 1.1, "name": "placed", "summary": "A test loader: a plane turning under perspective, a squashed dot, a skewed ring.",
+    "canvas": {"width": 60, "height": 60}, "color": "#40C0FF",
+    "layers": [
+        {"type": "rect", "id": "plane", "position": [30, 30], "bounds": [30, 30],
+         "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / 120, 0, 0, 0, 1]},
+         "animations": [{"type": "keyframe", "keyPath": "transform.rotation.x", "values": [0, -math.pi, -math.pi], "duration": 2, "repeatCount": "infinity"},
+                        {"type": "keyframe", "keyPath": "transform.rotation.y", "values": [0, 0, -math.pi], "duration": 2, "repeatCount": "infinity"}]},
+        {"type": "circle", "id": "dot", "position": [12, 48], "diameter": 12, "transform": {"rotation.z": 0.7},
+         "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.3, 1], "duration": 1, "repeatCount": "infinity"}]},
+        {"type": "ring", "id": "arc", "position": [46, 14], "diameter": 14, "lineWidth": 3,
+         "animations": [{"type": "keyframe", "keyPath": "transform", "duration": 2, "repeatCount": "infinity",
+                         "values": [[1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0.4, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+                                    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]]}]},
+    ],
+}
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
 <div style="position:absolute;left:13px;top:17px">%s<span id="after">after</span></div>
@@ -159,11 +183,13 @@ def between(measured, before, after):
 def main():
     binary, out = sys.argv[1], os.path.abspath(sys.argv[2])
     os.makedirs(out, exist_ok=True)
-    server, base = start_with_definitions(binary, DEFINED)
+    server, base = start_with_definitions(binary, DEFINED, PLACED)
     failures = []
     try:
+        only = set(sys.argv[3:])
         for entry in json.loads(get(base, "/loaders"))["loaders"]:
             name = entry["name"]
+            if only and name not in only: continue
             events = "&progress=0.3,0.9,1.4,1.8&finish=2.2" if name == "web" else ""
             snippet = get(base, f"/loaders/{name}/animation.html").decode()
             # "one loop of D s from t = S s (reduced motion: D2 s from t = S2 s)"
