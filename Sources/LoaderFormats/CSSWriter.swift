@@ -154,7 +154,7 @@ package struct CSSWriter {
         for (i, e) in all.enumerated() {
             guard case .own = drawings[i] else { continue }
             let track = loop.tracks.first { $0.element.id == e.id }
-            result[i] = keyframes("\(prefix)-\(i)\(suffix)", e, track, duration: track?.duration ?? loop.duration)
+            result[i] = keyframes("\(prefix)-\(i)\(suffix)", e, track, duration: track?.duration ?? loop.duration, loop: loop)
         }
         return result
     }
@@ -179,16 +179,22 @@ package struct CSSWriter {
     /// A keyframe is left out only when its neighbours are at most this
     /// many keyframes apart: the work stays linear in the keyframes.
     static let maxSpan = 96
+    /// The same for a placed element, each check being a decomposition.
+    static let maxPlacedSpan = 32
+    /// Keyframes added per placed element where decomposition strays.
+    static let maxPlacedKeys = 2000
 
     /// The element's keyframes; one that the loop never shows stays hidden.
     /// A declaration the same at every keyframe is left to `constants`; a
     /// keyframe that the line between its neighbours draws within the
     /// tolerances is left out.
-    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double) -> Keys {
-        guard let track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
+    func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double, loop: SampledLoop? = nil) -> Keys {
+        guard var track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
+        let form = Self.form(e, track)
+        if let form, let loop { track = Self.refined(e, track, form, loop) }
         // Each keyframe's declarations, by property, in order.
         let frames: [[(property: Substring, value: Substring)]] = track.keys.map { key in
-            declarations(e, key.v).split(separator: ";").compactMap { part in
+            declarations(e, key.v, form: form).split(separator: ";").compactMap { part in
                 let text = part.drop { $0 == " " }
                 guard let colon = text.firstIndex(of: ":") else { return nil }
                 return (text[..<colon], text[text.index(after: colon)...].drop { $0 == " " })
@@ -212,6 +218,8 @@ package struct CSSWriter {
         let tolerances: [Double] = changing.flatMap { p in
             Self.units(frames[0][p].value).map { unit in
                 switch unit {
+                // A placement's numbers: the corners below judge them.
+                case _ where form != nil && properties[p] == "transform": return .infinity
                 case "px": return Self.lengthTolerance
                 // A rect's turn moves its corners, which the box shows; a
                 // ring's trim moves the ends of its arc, at its radius.
@@ -222,6 +230,7 @@ package struct CSSWriter {
             }
         }
         let times = track.keys.map(\.s)
+        let corners = form.map { _ in placedCorners(e, track, frames) }
         func fits(_ a: Int, _ c: Int) -> Bool {
             guard numbers[a].count == tolerances.count, numbers[c].count == tolerances.count else { return false }
             for k in (a + 1)..<c {
@@ -231,12 +240,14 @@ package struct CSSWriter {
                     return false
                 }
             }
+            if let corners { return corners.fit(a, c, times) }
             return true
         }
         var kept = [0], a = 0
+        let span = form == nil ? Self.maxSpan : Self.maxPlacedSpan
         while a < frames.count - 1 {
             var c = a + 1
-            while c + 1 < frames.count, c + 1 - a <= Self.maxSpan, times[c + 1] > times[a], fits(a, c + 1) { c += 1 }
+            while c + 1 < frames.count, c + 1 - a <= span, times[c + 1] > times[a], fits(a, c + 1) { c += 1 }
             kept.append(c)
             a = c
         }
@@ -267,6 +278,11 @@ package struct CSSWriter {
         var i = value.startIndex
         while i < value.endIndex {
             let next = value.index(after: i)
+            // A digit in a name (`matrix3d`) is not a number.
+            if value[i].isNumber, i > value.startIndex, value[value.index(before: i)].isLetter {
+                i = next
+                continue
+            }
             guard value[i].isNumber || (value[i] == "-" || value[i] == ".") && next < value.endIndex && value[next].isNumber else {
                 i = next
                 continue
@@ -283,13 +299,14 @@ package struct CSSWriter {
 
     /// The CSS of one element at one keyframe: its box placed so that its
     /// centre is the element's x, y.
-    func declarations(_ e: Element, _ s: SampledLoop.Sample) -> String {
+    func declarations(_ e: Element, _ s: SampledLoop.Sample, form: PlacedForm? = nil) -> String {
         // Lengths to a thousandth of a pixel, turns to a hundredth of a
         // degree, scales to 4 decimals (a 100 px element's edge: 0.005 px).
         let f = { (v: Double) in SVG.fixed(v, decimals: 3) }
         let d = { (v: Double) in SVG.fixed(v, decimals: 2) }
         let k4 = { (v: Double) in SVG.fixed(v, decimals: 4) }
         let opacity = "opacity: \(f(s.present ? s.opacity : 0)); "
+        if let form { return Self.placedDeclarations(e, s, form) + opacity }
         switch e.shape {
         case .circle:
             let k = e.diameter > 0 ? 2 * s.r / e.diameter : 0
@@ -309,6 +326,185 @@ package struct CSSWriter {
                 + "--ld-a0: \(d(degrees + s.strokeStart * 360))deg; --ld-a1: \(d(degrees + max(s.strokeEnd, s.strokeStart) * 360))deg; "
                 + "transform: translate(\(f(s.x - size / 2))px, \(f(s.y - size / 2))px) scale(\(k4(s.scale))); " + opacity
         }
+    }
+
+    /// How a placed element's transform is written: `matrix()` while every
+    /// keyframe is affine and keeps its orientation; `matrix3d()` under
+    /// perspective, or when the element turns over (its determinant
+    /// changes sign: see `matrix3d`).
+    enum PlacedForm {
+        case matrix, matrix3d
+    }
+
+    /// nil while no keyframe of the track has a placement (the element is
+    /// written as before, byte for byte).
+    static func form(_ e: Element, _ track: SampledLoop.Track) -> PlacedForm? {
+        guard track.keys.contains(where: { $0.v.placement != nil }) else { return nil }
+        let planes = track.keys.map { plane(e, $0.v) }
+        if planes.contains(where: { !$0.isAffine }) { return .matrix3d }
+        let signs = Set(planes.map { $0.a * $0.d - $0.b * $0.c < 0 })
+        return signs.count > 1 ? .matrix3d : .matrix
+    }
+
+    /// A keyframe's map from the element's own plane to the canvas: its
+    /// placement, or the similarity of x, y, rotation and scale (a
+    /// circle's scale is its drawn radius over its own).
+    static func plane(_ e: Element, _ s: SampledLoop.Sample) -> PlaneTransform {
+        if let placement = s.placement { return placement.normalized }
+        let k = e.shape == .circle ? (e.diameter > 0 ? 2 * s.r / e.diameter : 0) : s.scale
+        let c = k * cos(s.rotation), n = k * sin(s.rotation)
+        return PlaneTransform(a: c, b: n, c: -n, d: c, tx: s.x, ty: s.y)
+    }
+
+    /// Half the element's own box at a keyframe (unscaled).
+    static func extent(_ e: Element, _ s: SampledLoop.Sample) -> (Double, Double) {
+        switch e.shape {
+        case .circle, .segment: return (e.diameter / 2, e.diameter / 2)
+        case .ring: return ((e.diameter + s.lineWidth) / 2, (e.diameter + s.lineWidth) / 2)
+        case .rect, .triangle: return (s.width / 2, s.height / 2)
+        }
+    }
+
+    /// `matrix()`'s or `matrix3d()`'s arguments for a placement. In
+    /// `matrix3d()` z passes through, negated where the placement mirrors
+    /// the plane: the element lies at z = 0, so this draws the same, and
+    /// the 3×3 part keeps a positive determinant, so a browser turns the
+    /// element over through edge-on (a turn about an axis in the plane)
+    /// where it would otherwise flip every scale and spin half a turn.
+    static func arguments(_ p: PlaneTransform, _ form: PlacedForm) -> [String] {
+        let k = { (v: Double) in SVG.fixed(v, decimals: 6) }
+        let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
+        // W = px·x + py·y + 1 over some 50 px: 9 decimals keep it to 1e-8.
+        let w = { (v: Double) in SVG.fixed(v, decimals: 9) }
+        switch form {
+        case .matrix: return [k(p.a), k(p.b), k(p.c), k(p.d), f(p.tx), f(p.ty)]
+        case .matrix3d:
+            let z = p.a * p.d - p.b * p.c < 0 ? "-1" : "1"
+            return [k(p.a), k(p.b), "0", w(p.px), k(p.c), k(p.d), "0", w(p.py), "0", "0", z, "0", f(p.tx), f(p.ty), "0", "1"]
+        }
+    }
+
+    /// A placed element's box and transform (without opacity): the box's
+    /// centre at the canvas origin, turned about it (`transform-origin`'s
+    /// default), so the transform is the placement itself.
+    static func placedDeclarations(_ e: Element, _ s: SampledLoop.Sample, _ form: PlacedForm) -> String {
+        let f = { (v: Double) in SVG.fixed(v, decimals: 3) }
+        let d = { (v: Double) in SVG.fixed(v, decimals: 2) }
+        let (hw, hh) = Self.extent(e, s)
+        let transform = "transform: \(form == .matrix ? "matrix" : "matrix3d")(\(Self.arguments(Self.plane(e, s), form).joined(separator: ","))); "
+        let box = "left: \(f(-hw))px; top: \(f(-hh))px; "
+        switch e.shape {
+        case .circle, .segment:
+            return box + transform
+        case .rect:
+            return "width: \(f(s.width))px; height: \(f(s.height))px; border-radius: \(f(s.cornerRadius))px; " + box + transform
+        case .triangle:
+            return "width: \(f(s.width))px; height: \(f(s.height))px; " + box + transform
+        case .ring:
+            let size = e.diameter + s.lineWidth
+            return "width: \(f(size))px; height: \(f(size))px; --ld-lw: \(f(s.lineWidth))px; "
+                + "--ld-a0: \(d(s.strokeStart * 360))deg; --ld-a1: \(d(max(s.strokeEnd, s.strokeStart) * 360))deg; " + box + transform
+        }
+    }
+
+    /// A placed element's keyframes with more where a browser's
+    /// interpolation between neighbours (by decomposition) strays from the
+    /// engine by more than `lengthTolerance` at a quarter, the middle or
+    /// three quarters: near edge-on a decomposition changes fast. Halved
+    /// down to 0.1 ms, at most `maxPlacedKeys` more per element.
+    static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop) -> SampledLoop.Track {
+        let id = track.element.id
+        func truth(_ s: Double) -> SampledLoop.Sample? {
+            SampledLoop.sample(loop.loader.frame(at: loop.start + s).elements.first { $0.id == id })
+        }
+        func matrix(_ v: SampledLoop.Sample) -> CSSMatrix? {
+            CSSMatrix(arguments: arguments(plane(e, v), form).map { Double($0) ?? 0 })
+        }
+        var keys: [(s: Double, v: SampledLoop.Sample)] = [track.keys[0]]
+        var added = 0
+        func split(_ a: (s: Double, v: SampledLoop.Sample), _ b: (s: Double, v: SampledLoop.Sample)) {
+            guard b.s - a.s > 0.0001, added < maxPlacedKeys, a.v.present, b.v.present,
+                  let ma = matrix(a.v), let mb = matrix(b.v) else { return }
+            var middle: SampledLoop.Sample?
+            var off = false
+            for u in [0.5, 0.25, 0.75] {
+                guard let v = truth(a.s + (b.s - a.s) * u), v.present else { continue }
+                if u == 0.5 { middle = v }
+                let m = CSSMatrix.interpolate(ma, mb, u), p = plane(e, v), (hw, hh) = extent(e, v)
+                for (sx, sy) in PlacedCorners.units {
+                    let q = Point(x: sx * hw, y: sy * hh)
+                    let (x, y) = (m.apply(q), p.apply(q))
+                    if !(abs(x.x - y.x) <= lengthTolerance && abs(x.y - y.y) <= lengthTolerance) { off = true }
+                }
+                if off { break }
+            }
+            guard off else { return }
+            let mid = (s: (a.s + b.s) / 2, v: middle ?? truth((a.s + b.s) / 2) ?? a.v)
+            added += 1
+            split(a, mid)
+            keys.append(mid)
+            split(mid, b)
+        }
+        for k in 1..<track.keys.count {
+            split(track.keys[k - 1], track.keys[k])
+            keys.append(track.keys[k])
+        }
+        return SampledLoop.Track(element: track.element, keys: keys, duration: track.duration)
+    }
+
+    /// What a browser draws of a placed element between two keyframes, as
+    /// the corners of its box: each keyframe's matrix as written, and the
+    /// corners the engine puts at each keyframe and half way to the next.
+    struct PlacedCorners {
+        var matrices: [CSSMatrix?]
+        var decomposed: [CSSMatrix.Decomposed?]
+        var boxes: [(Double, Double)]
+        var at: [[Point]]
+        var half: [[Point]]
+
+        static let units = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)]
+
+        /// Whether the browser's interpolation from keyframe `a` to `c`
+        /// stays within `lengthTolerance` of the keyframes between them
+        /// and of the straight lines between neighbours (the engine there,
+        /// to the loop's sampling).
+        func fit(_ a: Int, _ c: Int, _ times: [Double]) -> Bool {
+            guard let ma = matrices[a], let mc = matrices[c] else { return false }
+            let da = decomposed[a], dc = decomposed[c]
+            func off(_ t: Double, _ box: (Double, Double), _ truth: [Point]) -> Bool {
+                let u = (t - times[a]) / (times[c] - times[a])
+                let m = if let da, let dc { CSSMatrix(CSSMatrix.blend(da, dc, u)) } else { u < 0.5 ? ma : mc }
+                for (n, (sx, sy)) in Self.units.enumerated() {
+                    let p = m.apply(Point(x: sx * box.0, y: sy * box.1))
+                    if !(abs(p.x - truth[n].x) <= CSSWriter.lengthTolerance && abs(p.y - truth[n].y) <= CSSWriter.lengthTolerance) { return true }
+                }
+                return false
+            }
+            for k in a..<c {
+                if k > a, off(times[k], boxes[k], at[k]) { return false }
+                if off((times[k] + times[k + 1]) / 2, boxes[k], half[k]) { return false }
+            }
+            return true
+        }
+    }
+
+    func placedCorners(_ e: Element, _ track: SampledLoop.Track, _ frames: [[(property: Substring, value: Substring)]]) -> PlacedCorners {
+        let matrices = frames.map { frame in
+            frame.first { $0.property == "transform" }.flatMap { CSSMatrix(arguments: Self.numbers($0.value)) }
+        }
+        let boxes = track.keys.map { Self.extent(e, $0.v) }
+        let planes = track.keys.map { Self.plane(e, $0.v) }
+        let corners = { (p: PlaneTransform, box: (Double, Double)) in PlacedCorners.units.map { p.apply(Point(x: $0.0 * box.0, y: $0.1 * box.1)) } }
+        let at = zip(planes, boxes).map { corners($0, $1) }
+        let half: [[Point]] = planes.indices.map { k in
+            guard k + 1 < planes.count else { return at[k] }
+            let p = planes[k], q = planes[k + 1]
+            let l = { (u: Double, v: Double) in (u + v) / 2 }
+            let mid = PlaneTransform(a: l(p.a, q.a), b: l(p.b, q.b), c: l(p.c, q.c), d: l(p.d, q.d), tx: l(p.tx, q.tx), ty: l(p.ty, q.ty),
+                                     px: l(p.px, q.px), py: l(p.py, q.py), pw: l(p.pw, q.pw))
+            return corners(mid, boxes[k])
+        }
+        return PlacedCorners(matrices: matrices, decomposed: matrices.map { $0?.decomposed() }, boxes: boxes, at: at, half: half)
     }
 
     /// A snippet to paste into a page: the style and the markup, one

@@ -103,7 +103,8 @@ import Testing
             let want = [p.a, p.b, p.c, p.d, p.tx, p.ty], got = [m.a, m.b, m.c, m.d, m.e, m.f]
             #expect(zip(want, got).allSatisfy { abs($0 - $1) < 1e-9 }, "\(p): \(got)")
 
-            var dot = Element(id: ElementID("dot"), x: p.tx, y: p.ty, diameter: 10, scale: 1, opacity: 1, color: Self.red)
+            // Its scale the nearest similarity's, as the engine gives it.
+            var dot = Element(id: ElementID("dot"), x: p.tx, y: p.ty, diameter: 10, scale: abs(p.a * p.d - p.b * p.c).squareRoot(), opacity: 1, color: Self.red)
             dot.placement = p
             let c = try #require(SampledLoop.sample(dot))
             let k = c.r / 5   // the drawn radius over the circle's own
@@ -184,7 +185,7 @@ import Testing
               {"type": "rect", "id": "bar", "position": [12, 20], "bounds": [8, 30], "cornerRadius": 4,
                "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.4, 1], "duration": 1.2, "repeatCount": "infinity"}]},
               {"type": "circle", "id": "dot", "position": [36, 20], "diameter": 20, "animations": [{"type": "basic", "keyPath": "transform",
-               "fromValue": [1, 0, 0, 0, -0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "toValue": [1, 0, 0, 0, 0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+               "fromValue": [1, 0, 0, 0, -0.6, 0.8, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "toValue": [1, 0, 0, 0, 0.6, 0.8, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
                "duration": 1.2, "autoreverses": true, "repeatCount": "infinity"}]},
               {"type": "layer", "id": "stage", "position": [68, 20], "bounds": [34, 34],
                "sublayerTransform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.008333333333333333, 0, 0, 0, 1]},

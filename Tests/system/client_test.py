@@ -45,7 +45,11 @@ def check(ok, what):
 # The page: one script, one tag per loader. Some take parameters; some are
 # sized by the page (wider, taller than their canvas: letterboxed).
 def page_html(base, names):
-    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in names[:14]]
+    # The catalogue's first, and two under perspective (added last): a
+    # squashed bar (line-scale) is among the first.
+    perspective = [n for n in ("square-spin", "rotating-plane") if n in names]
+    first = [n for n in names if n not in perspective][:14 - len(perspective)] + perspective
+    players = [f'<loader-frames id="{n}" loader="{n}"></loader-frames>' for n in first]
     players += [
         '<loader-frames id="typing-5" loader="typing" params="count=5&amp;color=%23ff0000" style="width:140px" label="Typing"></loader-frames>',
         '<loader-frames id="switch-big" loader="switch" params="size=14" style="width:90px;height:50px"></loader-frames>',
@@ -171,6 +175,14 @@ def compare(player):
             got.update(radius=px * r, start=math.atan2(x0, -y0), end=math.atan2(x1, -y1), rotation=math.atan2(n["b"], n["a"]))
             half = min(e["arc"], 2 * math.pi) / 2
             want.update(radius=k * e["diameter"] * s / 2, start=-half, end=half, rotation=e.get("rotation", 0))
+        elif e["shape"] == "triangle":
+            # M0 -h L w h L -w h Z: the apex at the top middle of the box, the base along its bottom.
+            v = [float(t) for t in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", n["path"] or "")]
+            if len(v) != 6 or n["tag"] != "path" or v[0] != 0 or v[1] != -v[3] or v[5] != v[3] or v[4] != -v[2]:
+                problems.append(f"{e['id']}: a triangle drawn as {n['tag']} {n['path']}")
+                continue
+            got.update(width=px * 2 * v[2], height=py * 2 * v[3], rotation=math.atan2(n["b"], n["a"]))
+            want.update(width=k * e["width"] * s, height=k * e["height"] * s, rotation=e.get("rotation", 0))
         elif e["shape"] == "ring":
             got.update(radius=px * n["r"], stroke=px * n["stroke"], rotation=math.atan2(n["b"], n["a"]))
             want.update(radius=k * e["diameter"] * s / 2, stroke=k * e["lineWidth"] * s, rotation=e.get("rotation", 0) - math.pi / 2)
@@ -194,7 +206,7 @@ def compare(player):
 
 # The shapes compare() measures: each one /openapi.json declares, so that a
 # new shape fails here until the test measures it too.
-SHAPES = ["circle", "rect", "ring", "segment"]
+SHAPES = ["circle", "rect", "ring", "segment", "triangle"]
 
 def metric(base, name):
     text = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()

@@ -26,8 +26,9 @@ from cdp import Browser
 from loaderd_process import start_with_definitions
 
 # A squashed pill (transform.scale.y, as NVActivityIndicatorView's line
-# loaders), a dot skewed by a whole matrix, and a plane turning about y
-# under its container's perspective (m34 = -1/120, as CSS perspective(120px)).
+# loaders), a dot skewed and squashed by a whole matrix (determinant 0.8),
+# and a plane turning about y under its container's perspective
+# (m34 = -1/120, as CSS perspective(120px)).
 PLACED = {
     "format": 1.1, "name": "placed", "summary": "A test loader: a squash, a skew and a perspective.",
     "canvas": {"width": 90, "height": 40}, "color": "#2060C0",
@@ -35,8 +36,8 @@ PLACED = {
         {"type": "rect", "id": "bar", "position": [12, 20], "bounds": [8, 30], "cornerRadius": 4,
          "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.4, 1], "duration": 1.2, "repeatCount": "infinity"}]},
         {"type": "circle", "id": "dot", "position": [36, 20], "diameter": 20,
-         "animations": [{"type": "basic", "keyPath": "transform", "fromValue": [1, 0, 0, 0, -0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-                         "toValue": [1, 0, 0, 0, 0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "duration": 1.2, "autoreverses": True, "repeatCount": "infinity"}]},
+         "animations": [{"type": "basic", "keyPath": "transform", "fromValue": [1, 0, 0, 0, -0.6, 0.8, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+                         "toValue": [1, 0, 0, 0, 0.6, 0.8, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "duration": 1.2, "autoreverses": True, "repeatCount": "infinity"}]},
         {"type": "layer", "id": "stage", "position": [68, 20], "bounds": [34, 34],
          "sublayerTransform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / 120, 0, 0, 0, 1]},
          "sublayers": [{"type": "rect", "id": "plane", "position": [17, 17], "bounds": [26, 26], "cornerRadius": 5,

@@ -39,6 +39,11 @@ public struct SampledLoop: Sendable {
         /// The element passes under perspective during the track: every
         /// key carries its outline (`Sample.outline`).
         public var outlined: Bool { keys.first?.v.outline != nil }
+
+        /// For an export that adds keyframes of its own.
+        public init(element: Element, keys: [(s: Double, v: Sample)], duration: Double) {
+            self.element = element; self.keys = keys; self.duration = duration
+        }
     }
 
     /// The canvas and the drawn extent of elements, in points.
@@ -126,6 +131,9 @@ public struct SampledLoop: Sendable {
         /// that moment), which an export animates number by number, as SMIL
         /// and CSS interpolate path data. `nil` on other tracks.
         public var outline: [OutlineSegment]?
+        /// The element's placement itself, for an export that writes it
+        /// as a matrix (CSS's `matrix()` and `matrix3d()`).
+        public var placement: PlaneTransform?
 
         init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
             self.x = x; self.y = y; self.r = r; self.opacity = opacity; self.present = present
@@ -237,7 +245,7 @@ public struct SampledLoop: Sendable {
         s.rotation = e.rotation; s.scale = e.scale
         s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius
         s.width = e.width; s.height = e.height
-        if let p = e.placement { place(&s, e, p) }
+        if let p = e.placement { place(&s, e, p); s.placement = p }
         return s
     }
 
@@ -254,7 +262,7 @@ public struct SampledLoop: Sendable {
         let det = p.a * p.d - p.b * p.c, k = abs(det).squareRoot()
         s.rotation = atan2(p.b, p.a)
         // A circle's uniform scale is in its radius (scale 1), as without a placement.
-        if e.shape == .circle { s.r = e.diameter * k / 2 } else { s.scale = k }
+        if e.shape == .circle { s.r = e.diameter * k / 2; s.scale = 1 } else { s.scale = k }
         // A flat map draws nothing; its parts stay those of no squash.
         guard k > 0 else { return }
         let sx = (p.a * p.a + p.b * p.b).squareRoot() / k
