@@ -141,7 +141,15 @@ package struct CSSWriter {
         for (i, e) in all.enumerated() {
             let track = reduced.tracks.first { $0.element.id == e.id }
             let own = reducedKeys[i] ?? Keys(constants: "", rules: "")
-            let constants = if case let .copy(base, _, _) = reducedDrawings[i] { reducedKeys[base]?.constants ?? "" } else { own.constants }
+            var constants = if case let .copy(base, _, _) = reducedDrawings[i] { reducedKeys[base]?.constants ?? "" } else { own.constants }
+            // Placed in the normal loop only (a squash whose still pose is
+            // none): its box goes back to the canvas origin.
+            let normalBase = if case let .copy(base, _, _) = normalDrawings[i] { base } else { i }
+            let reducedBase = if case let .copy(base, _, _) = reducedDrawings[i] { base } else { i }
+            if normalKeys[normalBase]?.constants.contains("left: ") == true || normalKeys[normalBase]?.rules.contains("left:") == true,
+               !(reducedKeys[reducedBase]?.constants.contains("left: ") ?? false), !(reducedKeys[reducedBase]?.rules.contains("left:") ?? false) {
+                constants = "left: 0px; top: 0px; " + constants
+            }
             out += "  " + placement(i, reducedDrawings[i], duration: track?.duration ?? reduced.duration, suffix: "-r", constants: constants) + "\n"
             out += own.rules
         }
@@ -372,7 +380,11 @@ package struct CSSWriter {
     /// element over through edge-on (a turn about an axis in the plane)
     /// where it would otherwise flip every scale and spin half a turn.
     static func arguments(_ p: PlaneTransform, _ form: PlacedForm) -> [String] {
-        let k = { (v: Double) in SVG.fixed(v, decimals: 6) }
+        // Near edge-on 6 decimals could round the map to a flat one, which
+        // a browser cannot take apart (it would step between keyframes
+        // instead of blending): 10 there.
+        let near = abs(p.a * p.d - p.b * p.c) < 1e-3
+        let k = { (v: Double) in SVG.fixed(v, decimals: near ? 10 : 6) }
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         // W = px·x + py·y + 1 over some 50 px: 9 decimals keep it to 1e-8.
         let w = { (v: Double) in SVG.fixed(v, decimals: 9) }
@@ -411,7 +423,7 @@ package struct CSSWriter {
     /// interpolation between neighbours (by decomposition) strays from the
     /// engine by more than `lengthTolerance` at a quarter, the middle or
     /// three quarters: near edge-on a decomposition changes fast. Halved
-    /// down to 0.1 ms, at most `maxPlacedKeys` more per element.
+    /// down to 1 µs, at most `maxPlacedKeys` more per element.
     static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop) -> SampledLoop.Track {
         let id = track.element.id
         func truth(_ s: Double) -> SampledLoop.Sample? {
@@ -423,7 +435,12 @@ package struct CSSWriter {
         var keys: [(s: Double, v: SampledLoop.Sample)] = [track.keys[0]]
         var added = 0
         func split(_ a: (s: Double, v: SampledLoop.Sample), _ b: (s: Double, v: SampledLoop.Sample)) {
-            guard b.s - a.s > 0.0001, added < maxPlacedKeys, a.v.present, b.v.present,
+            // Near edge-on a decomposition's skew and perspective grow as
+            // one over the element's height: keyframes close in time still
+            // blend far apart unless their heights are close in ratio, so
+            // gaps there shrink to 1 µs, where the element turns over (no
+            // blend of the two sides is right) to 1 µs wide.
+            guard b.s - a.s > 0.000001, added < maxPlacedKeys, a.v.present, b.v.present,
                   let ma = matrix(a.v), let mb = matrix(b.v) else { return }
             var middle: SampledLoop.Sample?
             var off = false
@@ -451,6 +468,8 @@ package struct CSSWriter {
         }
         return SampledLoop.Track(element: track.element, keys: keys, duration: track.duration)
     }
+
+    static func mirrored(_ p: PlaneTransform) -> Bool { p.a * p.d - p.b * p.c < 0 }
 
     /// What a browser draws of a placed element between two keyframes, as
     /// the corners of its box: each keyframe's matrix as written, and the
