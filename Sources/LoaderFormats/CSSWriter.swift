@@ -16,7 +16,10 @@ import LoaderEngine
 /// Each node is the drawn shape itself: a circle is never turned (its box
 /// stays tight); a rect is turned and scaled by its transform; a ring is a
 /// square of its outer size whose arc is a conic gradient masked to a
-/// band, so turning and trimming move the gradient, not the box. Each node
+/// band, so turning and trimming move the gradient, not the box. A placed
+/// element (a squash, a skew, a perspective) is its own box centred on
+/// the origin under `matrix()` or `matrix3d()` of its placement, keyframes
+/// chosen against the browser's blend of them (`PlacedCorners`). Each node
 /// sits in a wrapper: a replicator's copy that is its first copy moved and
 /// later (a translation) runs the first copy's keyframes with an
 /// `animation-delay`, its wrapper translated by the offset. The wrappers
