@@ -16,7 +16,10 @@ import LoaderEngine
 /// Each node is the drawn shape itself: a circle is never turned (its box
 /// stays tight); a rect is turned and scaled by its transform; a ring is a
 /// square of its outer size whose arc is a conic gradient masked to a
-/// band, so turning and trimming move the gradient, not the box. Each node
+/// band, so turning and trimming move the gradient, not the box. A placed
+/// element (a squash, a skew, a perspective) is its own box centred on
+/// the origin under `matrix()` or `matrix3d()` of its placement, keyframes
+/// chosen against the browser's blend of them (`PlacedCorners`). Each node
 /// sits in a wrapper: a replicator's copy that is its first copy moved and
 /// later (a translation) runs the first copy's keyframes with an
 /// `animation-delay`, its wrapper translated by the offset. The wrappers
@@ -141,7 +144,15 @@ package struct CSSWriter {
         for (i, e) in all.enumerated() {
             let track = reduced.tracks.first { $0.element.id == e.id }
             let own = reducedKeys[i] ?? Keys(constants: "", rules: "")
-            let constants = if case let .copy(base, _, _) = reducedDrawings[i] { reducedKeys[base]?.constants ?? "" } else { own.constants }
+            var constants = if case let .copy(base, _, _) = reducedDrawings[i] { reducedKeys[base]?.constants ?? "" } else { own.constants }
+            // Placed in the normal loop only (a squash whose still pose is
+            // none): its box goes back to the canvas origin.
+            let normalBase = if case let .copy(base, _, _) = normalDrawings[i] { base } else { i }
+            let reducedBase = if case let .copy(base, _, _) = reducedDrawings[i] { base } else { i }
+            if normalKeys[normalBase]?.constants.contains("left: ") == true || normalKeys[normalBase]?.rules.contains("left:") == true,
+               !(reducedKeys[reducedBase]?.constants.contains("left: ") ?? false), !(reducedKeys[reducedBase]?.rules.contains("left:") ?? false) {
+                constants = "left: 0px; top: 0px; " + constants
+            }
             out += "  " + placement(i, reducedDrawings[i], duration: track?.duration ?? reduced.duration, suffix: "-r", constants: constants) + "\n"
             out += own.rules
         }
@@ -365,23 +376,53 @@ package struct CSSWriter {
         }
     }
 
-    /// `matrix()`'s or `matrix3d()`'s arguments for a placement. In
-    /// `matrix3d()` z passes through, negated where the placement mirrors
-    /// the plane: the element lies at z = 0, so this draws the same, and
-    /// the 3×3 part keeps a positive determinant, so a browser turns the
-    /// element over through edge-on (a turn about an axis in the plane)
-    /// where it would otherwise flip every scale and spin half a turn.
+    /// `matrix()`'s or `matrix3d()`'s arguments for a placement. The
+    /// element lies at z = 0 and nothing of z shows, so `matrix3d()` may
+    /// give z any part: it gives the map's linear part back the depth that
+    /// flattening took away, as the turn of a scaled square it is a view
+    /// of (rows a, b, e0 and c, d, e1 of equal length σ, the larger
+    /// singular value, and at right angles; the third row their cross
+    /// product). A browser's decomposition then finds a turn and one
+    /// scale, never the huge skew and perspective of a nearly flat map,
+    /// and blends keyframes as turns, through edge-on and over, as the
+    /// loader moves.
     static func arguments(_ p: PlaneTransform, _ form: PlacedForm) -> [String] {
-        let k = { (v: Double) in SVG.fixed(v, decimals: 6) }
+        // Near edge-on 6 decimals could round the map to a flat one: 10 there.
+        let near = abs(p.a * p.d - p.b * p.c) < 1e-3
+        let k = { (v: Double) in SVG.fixed(v, decimals: near ? 10 : 6) }
         let f = { (v: Double) in SVG.fixed(v, decimals: 4) }
         // W = px·x + py·y + 1 over some 50 px: 9 decimals keep it to 1e-8.
         let w = { (v: Double) in SVG.fixed(v, decimals: 9) }
         switch form {
         case .matrix: return [k(p.a), k(p.b), k(p.c), k(p.d), f(p.tx), f(p.ty)]
         case .matrix3d:
-            let z = p.a * p.d - p.b * p.c < 0 ? "-1" : "1"
-            return [k(p.a), k(p.b), "0", w(p.px), k(p.c), k(p.d), "0", w(p.py), "0", "0", z, "0", f(p.tx), f(p.ty), "0", "1"]
+            let (r0, r1, r2) = lifted(p)
+            return [k(r0.0), k(r0.1), k(r0.2), w(p.px), k(r1.0), k(r1.1), k(r1.2), w(p.py),
+                    k(r2.0), k(r2.1), k(r2.2), "0", f(p.tx), f(p.ty), "0", "1"]
         }
+    }
+
+    /// The rows of σ·R (R a turn in space) whose x and y parts are the
+    /// map's linear part (a, b) and (c, d).
+    static func lifted(_ p: PlaneTransform) -> ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double)) {
+        let n0 = p.a * p.a + p.b * p.b, n1 = p.c * p.c + p.d * p.d, dot = p.a * p.c + p.b * p.d
+        let det = p.a * p.d - p.b * p.c
+        let sum = n0 + n1, root = (max(sum * sum - 4 * det * det, 0)).squareRoot()
+        let s2 = (sum + root) / 2
+        guard s2 > 0 else { return ((p.a, p.b, 0), (p.c, p.d, 0), (0, 0, 1)) }
+        let s = s2.squareRoot()
+        // e0² = σ² − |r0|², e1² = σ² − |r1|², e0·e1 = −r0·r1: the larger
+        // square root first, the other from the product.
+        let m0 = max(s2 - n0, 0), m1 = max(s2 - n1, 0)
+        var e0 = 0.0, e1 = 0.0
+        if m0 >= m1, m0 > 0 {
+            e0 = m0.squareRoot(); e1 = -dot / e0
+        } else if m1 > 0 {
+            e1 = m1.squareRoot(); e0 = -dot / e1
+        }
+        let r0 = (p.a, p.b, e0), r1 = (p.c, p.d, e1)
+        let r2 = ((r0.1 * r1.2 - r0.2 * r1.1) / s, (r0.2 * r1.0 - r0.0 * r1.2) / s, (r0.0 * r1.1 - r0.1 * r1.0) / s)
+        return (r0, r1, r2)
     }
 
     /// A placed element's box and transform (without opacity): the box's
@@ -411,7 +452,7 @@ package struct CSSWriter {
     /// interpolation between neighbours (by decomposition) strays from the
     /// engine by more than `lengthTolerance` at a quarter, the middle or
     /// three quarters: near edge-on a decomposition changes fast. Halved
-    /// down to 0.1 ms, at most `maxPlacedKeys` more per element.
+    /// down to 1 µs, at most `maxPlacedKeys` more per element.
     static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop) -> SampledLoop.Track {
         let id = track.element.id
         func truth(_ s: Double) -> SampledLoop.Sample? {
@@ -423,7 +464,12 @@ package struct CSSWriter {
         var keys: [(s: Double, v: SampledLoop.Sample)] = [track.keys[0]]
         var added = 0
         func split(_ a: (s: Double, v: SampledLoop.Sample), _ b: (s: Double, v: SampledLoop.Sample)) {
-            guard b.s - a.s > 0.0001, added < maxPlacedKeys, a.v.present, b.v.present,
+            // Near edge-on a decomposition's skew and perspective grow as
+            // one over the element's height: keyframes close in time still
+            // blend far apart unless their heights are close in ratio, so
+            // gaps there shrink to 1 µs, where the element turns over (no
+            // blend of the two sides is right) to 1 µs wide.
+            guard b.s - a.s > 0.000001, added < maxPlacedKeys, a.v.present, b.v.present,
                   let ma = matrix(a.v), let mb = matrix(b.v) else { return }
             var middle: SampledLoop.Sample?
             var off = false

@@ -53,6 +53,23 @@ import Testing
         #expect(Self.close(CSSMatrix.interpolate(flat, deep, 0.5), half))
     }
 
+    /// A nearly edge-on map (rotateX 89.9° under perspective, flattened)
+    /// is written as a turned square: the spec's decomposition of the
+    /// written matrix finds equal scales and no skew.
+    @Test func aNearlyFlatMapIsWrittenAsATurn() throws {
+        let t = 89.9 * Double.pi / 180
+        let p = PlaneTransform(a: 2, b: 0, c: 0, d: 2 * cos(t), tx: 20, ty: 20, px: 0, py: 2 * sin(t) / 140, pw: 1)
+        let m = try #require(CSSMatrix(arguments: CSSWriter.arguments(p, .matrix3d).map { Double($0)! }))
+        let d = try #require(m.decomposed())
+        #expect(d.scale.allSatisfy { abs($0 - 2) < 1e-6 }, "\(d.scale)")
+        #expect(d.skew.allSatisfy { abs($0) < 1e-6 }, "\(d.skew)")
+        // What it draws is the map's, to the written decimals.
+        for q in [Point(x: -5, y: -5), Point(x: 5, y: 3)] {
+            let (u, v) = (m.apply(q), p.apply(q))
+            #expect(abs(u.x - v.x) < 1e-4 && abs(u.y - v.y) < 1e-4, "\(u) \(v)")
+        }
+    }
+
     @Test func aPlacedRectIsItsBoxUnderThePlacement() throws {
         var e = Element(id: ElementID("bar"), shape: .rect, x: 0, y: 0, diameter: 0, scale: 1, opacity: 1, color: .black)
         e.width = 8; e.height = 30; e.cornerRadius = 4
