@@ -117,6 +117,9 @@ package struct CSSWriter {
                 out += ".\(prefix)-\(i) { width: \(f(e.diameter))px; height: \(f(e.diameter))px; border-radius: 50%; background: \(paint); }\n"
             case .rect:
                 out += ".\(prefix)-\(i) { background: \(paint); }\n"
+            case .triangle:
+                // The box cut to its triangle: apex top middle, base along the bottom.
+                out += ".\(prefix)-\(i) { background: \(paint); clip-path: polygon(50% 0, 100% 100%, 0 100%); }\n"
             case .segment:
                 // The circle less what lies below the chord: the segment is
                 // r (1 − cos(arc/2)) tall from the top of the circle.
@@ -295,6 +298,9 @@ package struct CSSWriter {
             return "transform: translate(\(f(s.x - e.diameter / 2))px, \(f(s.y - e.diameter / 2))px) rotate(\(d(s.rotation * 180 / .pi))deg) scale(\(k4(s.scale))); " + opacity
         case .rect:
             return "width: \(f(s.width))px; height: \(f(s.height))px; border-radius: \(f(s.cornerRadius))px; "
+                + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(d(s.rotation * 180 / .pi))deg) scale(\(k4(s.scale))); " + opacity
+        case .triangle:
+            return "width: \(f(s.width))px; height: \(f(s.height))px; "
                 + "transform: translate(\(f(s.x - s.width / 2))px, \(f(s.y - s.height / 2))px) rotate(\(d(s.rotation * 180 / .pi))deg) scale(\(k4(s.scale))); " + opacity
         case .ring:
             let size = e.diameter + s.lineWidth

@@ -220,7 +220,7 @@ package enum Lottie {
         let diameter = e.diameter
         let byRadius = switch e.shape {
         case .circle: true
-        case .rect, .ring, .segment: false
+        case .rect, .ring, .segment, .triangle: false
         }
         property(&w, "s", keys, { s in
             let k = byRadius ? (diameter > 0 ? 2 * s.r / diameter : 0) : s.scale
@@ -273,8 +273,31 @@ package enum Lottie {
         case .segment:
             segment(&w, diameter: diameter, arc: e.arc)
             fill(&w, color)
+        case .triangle:
+            // A unit triangle, sized by its group's scale: one path for
+            // every moment, whatever its width and height do.
+            w.beginObject()
+            w.field("ty", "sh")
+            w.key("ks")
+            w.rawValue(Array(#"{"a":0,"k":{"c":true,"v":[[0,-0.5],[0.5,0.5],[-0.5,0.5]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}}"#.utf8))
+            w.endObject()
+            fill(&w, color)
+            w.beginObject()
+            w.field("ty", "tr")
+            w.key("a")
+            w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
+            w.key("p")
+            w.rawValue(Array(#"{"a":0,"k":[0,0]}"#.utf8))
+            property(&w, "s", keys, { [$0.width * 100, $0.height * 100] }, tolerance: 100 * position)
+            w.key("r")
+            w.rawValue(Array(#"{"a":0,"k":0}"#.utf8))
+            w.key("o")
+            w.rawValue(Array(#"{"a":0,"k":100}"#.utf8))
+            w.endObject()
         }
-        w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        if e.shape != .triangle {
+            w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
+        }
         w.endArray()
         w.endObject()
         w.endArray()

@@ -9,7 +9,7 @@ extension SVG {
         for track in loop.tracks {
             switch track.element.shape {
             case .circle: body += element(track.element.id, color: track.element.color, track)
-            case .rect, .ring, .segment: body += shape(track)
+            case .rect, .ring, .segment, .triangle: body += shape(track)
             }
         }
         body += "</svg>\n"
@@ -33,7 +33,7 @@ extension SVG {
         return out + "</circle>"
     }
 
-    /// A rect, ring or segment: a `<g>` placed, turned and scaled by
+    /// A rect, ring, segment or triangle: a `<g>` placed, turned and scaled by
     /// `animateTransform`s (translate, then rotate and scale added to it),
     /// around the shape drawn about the origin.
     private static func shape(_ track: SampledLoop.Track) -> String {
@@ -86,6 +86,11 @@ extension SVG {
                 out += animate("stroke-dashoffset") { f(-$0.strokeStart) }
             }
             return out + "</circle></g>"
+        case .triangle:
+            out += SVG.shape(drawn, fixed: f, close: ">")
+            // The same three points throughout, so SMIL interpolates `d` point by point.
+            if changes(\.width) || changes(\.height) { out += animate("d") { SVG.trianglePath(width: $0.width, height: $0.height, f) } }
+            return out + "</path></g>"
         }
     }
 }

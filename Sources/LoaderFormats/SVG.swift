@@ -14,7 +14,7 @@ public enum SVG {
             switch e.shape {
             case .circle:
                 out += "<circle id=\"\(e.id)\" cx=\"\(n(e.x))\" cy=\"\(n(e.y))\" r=\"\(n(e.diameter * e.scale / 2))\" fill=\"\(e.color)\" opacity=\"\(n(e.opacity))\"/>"
-            case .rect, .ring, .segment:
+            case .rect, .ring, .segment, .triangle:
                 out += "<g id=\"\(e.id)\" transform=\"translate(\(n(e.x)) \(n(e.y))) rotate(\(n(e.rotation * 180 / .pi))) scale(\(n(e.scale)))\" opacity=\"\(n(e.opacity))\">"
                 out += shape(e, fixed: n) + "</g>"
             }
@@ -38,7 +38,15 @@ public enum SVG {
             return "<rect x=\"\(fixed(-e.width / 2))\" y=\"\(fixed(-e.height / 2))\" width=\"\(fixed(e.width))\" height=\"\(fixed(e.height))\" rx=\"\(fixed(e.cornerRadius))\" fill=\"\(e.color)\"" + close
         case .ring:
             return ring(e, fixed: fixed, close: close, dashed: dashed)
+        case .triangle:
+            return "<path d=\"\(trianglePath(width: e.width, height: e.height, fixed))\" fill=\"\(e.color)\"" + close
         }
+    }
+
+    /// A triangle about its box's centre: apex at the top middle, base along the bottom.
+    static func trianglePath(width: Double, height: Double, _ fixed: (Double) -> String) -> String {
+        let w = width / 2, h = height / 2
+        return "M0 \(fixed(-h))L\(fixed(w)) \(fixed(h))L\(fixed(-w)) \(fixed(h))Z"
     }
 
     /// A ring: a stroked `<circle>`, dashed for its trim.

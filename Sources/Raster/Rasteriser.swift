@@ -204,6 +204,16 @@ public struct Rasteriser {
             guard half > 0 else { return }
             arc(cx, cy, r, from: rotation - half, to: rotation + half, start: true)
             close()
+        case .triangle:
+            let w = e.width * s, h = e.height * s
+            guard w > 0, h > 0 else { return }
+            let (sn, cs) = (sin(e.rotation), cos(e.rotation))
+            // Apex, right and left base corners, turned about the centre.
+            close()
+            for (x, y) in [(0, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)] {
+                lineTo(cx + x * cs - y * sn, cy + x * sn + y * cs)
+            }
+            close()
         }
     }
 

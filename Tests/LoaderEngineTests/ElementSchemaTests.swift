@@ -82,10 +82,11 @@ import Testing
     /// docs/LOADERS.md lists: what clients were promised.
     @Test func schemaIsTheDocumentedOne() {
         #expect(Shape.circle.fields.map(\.rawValue) == ["id", "shape", "x", "y", "diameter", "scale", "rotation", "opacity", "color"])
-        #expect(Shape.allCases.map(\.rawValue) == ["circle", "rect", "ring", "segment"])
+        #expect(Shape.allCases.map(\.rawValue) == ["circle", "rect", "ring", "segment", "triangle"])
         #expect(Shape.rect.ownFields == [.width, .height, .cornerRadius])
         #expect(Shape.ring.ownFields == [.diameter, .lineWidth, .strokeStart, .strokeEnd, .lineCap])
         #expect(Shape.segment.ownFields == [.diameter, .arc])
+        #expect(Shape.triangle.ownFields == [.width, .height])
         #expect(ElementField.allCases.filter(\.isRequired) == [.id, .shape, .x, .y, .scale, .opacity, .color])
         // Each field is carried by some shape, and each shape's own fields
         // keep the schema's order, so one property list serves them all.

@@ -40,6 +40,7 @@ import Testing
         case .circle: [#"e.shape === "circle" ? document.createElementNS(svgNS, "circle")"#, #"if (e.shape === "circle") {"#]
         case .rect: [#"rect: "rect""#, #"if (e.shape === "rect") {"#]
         case .segment: [#"segment: "path""#, #"} else if (e.shape === "segment") {"#]
+        case .triangle: [#"triangle: "path""#, #"} else if (e.shape === "triangle") {"#]
         // The last branch of each: a stroked circle.
         case .ring: [#"|| "circle")"#, #""stroke-linecap": e.lineCap"#]
         }

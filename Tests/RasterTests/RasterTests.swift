@@ -57,10 +57,24 @@ struct RasteriserTests {
         var segment = element(.segment, diameter: 40)
         segment.arc = 2 * .pi / 3                                      // r²/2 (θ − sin θ)
         #expect(abs(total(segment) - 200 * (2 * .pi / 3 - sin(2 * .pi / 3))) < 0.05)
+        var triangle = element(.triangle)
+        triangle.width = 24; triangle.height = 18; triangle.rotation = 0.7   // base × height / 2
+        #expect(abs(total(triangle) - 216) < 1e-3)
         // Half outside the image: only the inside counts.
         var edge = element(.rect)
         edge.x = 0; edge.width = 10; edge.height = 10
         #expect(abs(total(edge) - 50) < 1e-4)
+    }
+
+    @Test func anUprightTriangleCoversItsRows() {
+        // Apex (8, 2), base from (2, 14) to (14, 14): at height y the row
+        // spans 8 ∓ (y − 2) / 2.
+        var r = Rasteriser(width: 16, height: 16, scale: 1, background: nil)
+        var e = Element(id: ElementID("t"), shape: .triangle, x: 8, y: 8, diameter: 0, scale: 1, opacity: 1, color: RGBColor(rgb: 0xFFFFFF))
+        e.width = 12; e.height = 12
+        r.draw(e)
+        let expected = trueCoverage(size: 16) { y in y < 2 || y > 14 ? nil : (8 - (y - 2) / 2, 8 + (y - 2) / 2) }
+        #expect(worst(coverage(r), expected) < 0.003, "worst pixel \(worst(coverage(r), expected))")
     }
 
     /// Each pixel's area inside a shape whose rows are one span each

@@ -175,6 +175,9 @@ final class SceneNode: Sendable {
             e.lineCap = cap
         case .segment:
             e.arc = arc
+        case .triangle:
+            e.width = max(state.width, 0)
+            e.height = max(state.height, 0)
         }
         return e
     }

@@ -321,7 +321,8 @@ enum ReducedPose {
             case .ring:
                 hx = (node.diameter + max(state.lineWidth, 0)) * s / 2
                 hy = hx
-            case .rect:
+            // A triangle by its box, which holds it.
+            case .rect, .triangle:
                 let w = max(state.width, 0) * s / 2, h = max(state.height, 0) * s / 2
                 let c = abs(cosine(state.rotation)), n = abs(sine(state.rotation))
                 hx = c * w + n * h
@@ -442,7 +443,7 @@ enum ReducedPose {
         case let .shape(shape, _, _):
             switch shape {
             case .circle, .segment: return node.diameter * scale / 2
-            case .rect: return (state.width * state.width + state.height * state.height).squareRoot() * scale / 2
+            case .rect, .triangle: return (state.width * state.width + state.height * state.height).squareRoot() * scale / 2
             case .ring: return (node.diameter + max(state.lineWidth, 0)) * scale / 2
             }
         case .replicator:
@@ -504,6 +505,9 @@ enum ReducedPose {
                 return d * d * opacity
             case .rect:
                 return max(state.width, 0) * max(state.height, 0) * scale * scale * opacity
+            case .triangle:
+                // Half its box.
+                return max(state.width, 0) * max(state.height, 0) * scale * scale * opacity / 2
             case .ring:
                 let length = max(0, min(max(state.strokeEnd, 0), 1) - min(max(state.strokeStart, 0), 1))
                 return length * node.diameter * max(state.lineWidth, 0) * scale * scale * opacity

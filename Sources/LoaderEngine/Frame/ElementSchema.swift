@@ -18,6 +18,9 @@ public enum Shape: String, Sendable, CaseIterable {
     /// chord cuts off, its arc `arc` radians long and centred on 12 o'clock
     /// (π is the upper half); the element's centre is the circle's.
     case segment
+    /// A filled triangle in a `width` × `height` box centred on the
+    /// element: its apex at the top middle, its base along the bottom.
+    case triangle
 
     /// The fields that only this shape's elements carry, in the order a
     /// frame writes them (between `y` and `scale`).
@@ -27,6 +30,7 @@ public enum Shape: String, Sendable, CaseIterable {
         case .rect: [.width, .height, .cornerRadius]
         case .ring: [.diameter, .lineWidth, .strokeStart, .strokeEnd, .lineCap]
         case .segment: [.diameter, .arc]
+        case .triangle: [.width, .height]
         }
     }
 

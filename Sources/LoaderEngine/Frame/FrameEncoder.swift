@@ -139,6 +139,7 @@ public enum FrameEncoder {
         case .rect: cursor.write("\",\"shape\":\"rect\",\"x\":")
         case .ring: cursor.write("\",\"shape\":\"ring\",\"x\":")
         case .segment: cursor.write("\",\"shape\":\"segment\",\"x\":")
+        case .triangle: cursor.write("\",\"shape\":\"triangle\",\"x\":")
         }
         ShortestDouble.write(element.x, to: &cursor)
         cursor.write(",\"y\":")
@@ -169,6 +170,11 @@ public enum FrameEncoder {
             ShortestDouble.write(element.diameter, to: &cursor)
             cursor.write(",\"arc\":")
             ShortestDouble.write(element.arc, to: &cursor)
+        case .triangle:
+            cursor.write(",\"width\":")
+            ShortestDouble.write(element.width, to: &cursor)
+            cursor.write(",\"height\":")
+            ShortestDouble.write(element.height, to: &cursor)
         }
         cursor.write(",\"scale\":")
         ShortestDouble.write(element.scale, to: &cursor)

@@ -148,7 +148,7 @@ public struct SampledLoop: Sendable {
         switch e.shape {
         // A circle is sampled by its drawn radius alone.
         case .circle: return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
-        case .rect, .ring, .segment: break
+        case .rect, .ring, .segment, .triangle: break
         }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
         s.rotation = e.rotation; s.scale = e.scale
@@ -323,6 +323,14 @@ extension Element {
         case .rect:
             let c = abs(cos(rotation)), s = abs(sin(rotation))
             return ((width * c + height * s) * scale / 2, (width * s + height * c) * scale / 2)
+        case .triangle:
+            // The farthest corner from the centre along each axis, turned.
+            let c = cos(rotation), s = sin(rotation)
+            var hx = 0.0, hy = 0.0
+            for (px, py) in [(0, -height / 2), (width / 2, height / 2), (-width / 2, height / 2)] {
+                hx = max(hx, abs(px * c - py * s)); hy = max(hy, abs(px * s + py * c))
+            }
+            return (hx * scale, hy * scale)
         }
     }
 }

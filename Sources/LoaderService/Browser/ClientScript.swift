@@ -219,7 +219,7 @@ export class FramePainter {
       if (!node || node.kind !== e.shape) {
         if (node) node.remove();
         node = e.shape === "circle" ? document.createElementNS(svgNS, "circle") : document.createElementNS(svgNS, "g");
-        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path" }[e.shape] || "circle"));
+        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", triangle: "path" }[e.shape] || "circle"));
         node.kind = e.shape;
         node.setAttribute("data-element", e.id);
         this.nodes.set(e.id, node);
@@ -238,6 +238,10 @@ export class FramePainter {
           const r = e.diameter / 2, half = Math.min(Math.max(e.arc, 0), 2 * Math.PI) / 2;
           const sx = r * Math.sin(half), sy = -r * Math.cos(half);
           set(shape, { d: `M${-sx} ${sy}A${r} ${r} 0 0 1 0 ${-r}A${r} ${r} 0 0 1 ${sx} ${sy}Z`, fill: paint(e.color) });
+        } else if (e.shape === "triangle") {
+          // Apex at the top middle of the box, base along its bottom.
+          const w = e.width / 2, h = e.height / 2;
+          set(shape, { d: `M0 ${-h}L${w} ${h}L${-w} ${h}Z`, fill: paint(e.color) });
         } else {
           const length = Math.max(e.strokeEnd - e.strokeStart, 0);
           set(shape, { r: e.diameter / 2, fill: "none", stroke: paint(e.color), "stroke-width": e.lineWidth, "stroke-linecap": e.lineCap,
