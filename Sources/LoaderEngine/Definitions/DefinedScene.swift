@@ -35,6 +35,32 @@ struct Similarity: Sendable {
     }
 }
 
+extension PlaneTransform {
+    /// A similarity as a plane map.
+    init(_ s: Similarity) {
+        self.init(a: s.a, b: s.b, c: -s.b, d: s.a, tx: s.tx, ty: s.ty)
+    }
+}
+
+/// How a layer's parent space reaches the canvas. A tree of format-1 layers
+/// only ever uses `similarity`, with the exact arithmetic it always had; a
+/// layer that uses a format-1.1 part (`LayerSpec.usesSpace`) is placed by
+/// plane maps from there down.
+struct Placing: Sendable {
+    var similarity: Similarity
+    /// The parent's space (its bounds, y down) to the canvas, once any
+    /// level above is placed by plane maps.
+    var plane: PlaneTransform? = nil
+    /// What the parent applies to a sublayer before flattening it into its
+    /// own plane: a replicator's copy transform, then the
+    /// `sublayerTransform` about the parent's anchor point.
+    var pre: Transform3D? = nil
+
+    static let identity = Placing(similarity: .identity)
+
+    var usesPlane: Bool { plane != nil || pre != nil }
+}
+
 /// A layer ready to draw: model values and built animations.
 final class SceneNode: Sendable {
     enum Kind: Sendable {
@@ -54,6 +80,12 @@ final class SceneNode: Sendable {
     let model: LayerState
     let diameter: Double
     let bounds: Point
+    let anchor: Point
+    /// Placed by plane maps (`LayerSpec.usesSpace`).
+    let usesSpace: Bool
+    /// It, or a layer in it, uses a format-1.1 part: its copies are not
+    /// each other moved (`loopCopies`).
+    let spaceInside: Bool
     let beginTime: Double
     let animations: [any Animation]
     /// The animations as written, and whether they move what a replicator
@@ -67,6 +99,8 @@ final class SceneNode: Sendable {
         self.model = model
         diameter = spec.diameter
         bounds = spec.bounds
+        anchor = spec.anchor
+        usesSpace = spec.usesSpace
         beginTime = spec.beginTime
         animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
         specs = spec.animations
@@ -93,6 +127,59 @@ final class SceneNode: Sendable {
             kind = .replicator(center: center, copies: copies,
                                sublayers: r.sublayers.filter(\.draws).map { SceneNode($0, color: color) })
         }
+        if case let .replicator(_, _, sublayers) = kind {
+            spaceInside = usesSpace || sublayers.contains(where: \.spaceInside)
+        } else {
+            spaceInside = usesSpace
+        }
+    }
+
+    /// C = T · Rx · Ry · Rz · S, then W (column vectors; row vectors apply
+    /// it as S · Rz · Ry · Rx · T · W).
+    static func transform(scale s: Double, rotation: Double, _ space: Space) -> Transform3D {
+        var m = Transform3D.scale(s * space.scaleX, s * space.scaleY, s * space.scaleZ)
+        if rotation != 0 { m = m.then(.rotation(rotation, 0, 0, 1)) }
+        if space.rotationY != 0 { m = m.then(.rotation(space.rotationY, 0, 1, 0)) }
+        if space.rotationX != 0 { m = m.then(.rotation(space.rotationX, 1, 0, 0)) }
+        if space.translationX != 0 || space.translationY != 0 || space.translationZ != 0 {
+            m = m.then(.translation(space.translationX, space.translationY, space.translationZ))
+        }
+        if let w = space.matrix { m = m.then(w) }
+        return m
+    }
+
+    /// This layer's level, 4×4: a point of its bounds less `origin`
+    /// (where its own plane's origin is), through its transform about the
+    /// anchor, to its parent's space before the parent flattens it.
+    func level(_ state: LayerState, origin: Point, size: Point, pre: Transform3D?) -> Transform3D {
+        let space = state.space
+        var m = Transform3D.translation(origin.x - anchor.x * size.x, origin.y - anchor.y * size.y)
+        m = m.then(Self.transform(scale: state.scale, rotation: state.rotation, space))
+        m = m.then(.translation(state.position.x, state.position.y))
+        if let pre { m = m.then(pre) }
+        return m
+    }
+
+    /// What this container applies to its sublayers in copy `copy` before
+    /// flattening (nil: nothing).
+    func inner(_ state: LayerState, copy: Similarity?) -> Transform3D? {
+        var m: Transform3D? = copy.map { Transform3D(PlaneTransform($0)) }
+        if let sub = state.spaceBox?.value.sublayerTransform {
+            let ax = anchor.x * bounds.x, ay = anchor.y * bounds.y
+            let about = Transform3D.translation(-ax, -ay).then(sub).then(.translation(ax, ay))
+            m = m.map { $0.then(about) } ?? about
+        }
+        return m
+    }
+
+    /// How a sublayer of this container, in copy `copy`, is placed; `own`
+    /// is `placement(state, placing.similarity)`, made once for all copies.
+    func placing(_ state: LayerState, _ placing: Placing, own: Similarity, copy: Copy) -> Placing {
+        guard usesSpace || placing.usesPlane else { return Placing(similarity: own.after(copy.transform)) }
+        let outer = placing.plane ?? PlaneTransform(placing.similarity)
+        let plane = outer.after(level(state, origin: Point(x: 0, y: 0), size: bounds, pre: placing.pre).plane)
+        let isIdentity = copy.transform.a == 1 && copy.transform.b == 0 && copy.transform.tx == 0 && copy.transform.ty == 0
+        return Placing(similarity: placing.similarity, plane: plane, pre: inner(state, copy: isIdentity ? nil : copy.transform) ?? .identity)
     }
 
     /// The values at `local` (time since `beginTime`).
@@ -127,24 +214,33 @@ final class SceneNode: Sendable {
         case let .group(children, timing, timingFunction):
             return AnimationGroup(children.map { animation($0, model: model, color: color) }, timing: timing,
                                   timingFunction: timingFunction)
+        case let .matrix(target, values, keyTimes, functions, mode, timing, function):
+            // A missing basic value is the model's matrix.
+            let own: Transform3D
+            switch target {
+            case .transform: own = model.spaceBox?.value.matrix ?? .identity
+            case .sublayerTransform: own = model.spaceBox?.value.sublayerTransform ?? .identity
+            }
+            return MatrixAnimation(target, values: values.map { $0 ?? own }, keyTimes: keyTimes, timingFunctions: functions,
+                                   calculationMode: mode, timing: timing, timingFunction: function)
         }
     }
 
     /// Appends this layer's elements at `time` (its parent's), placed by
     /// `transform` and faded by `opacity`; `index` counts elements for ids.
-    func render(at time: Double, transform: Similarity, opacity: Double, ids: [ElementID], index: inout Int,
+    func render(at time: Double, transform: Placing, opacity: Double, ids: [ElementID], index: inout Int,
                 into elements: inout [Element]) {
         let local = time - beginTime
         let state = state(at: local)
         switch kind {
         case .shape:
-            elements.append(element(state, transform: transform, opacity: opacity, id: ids[index]))
+            if let e = element(state, transform: transform, opacity: opacity, id: ids[index]) { elements.append(e) }
             index += 1
         case let .replicator(_, copies, sublayers):
-            let own = placement(state, transform)
             let faded = opacity * state.opacity
+            let own = placement(state, transform.similarity)
             for copy in copies {
-                let placed = own.after(copy.transform)
+                let placed = placing(state, transform, own: own, copy: copy)
                 for sublayer in sublayers {
                     sublayer.render(at: local - copy.delay, transform: placed, opacity: faded * copy.alpha,
                                     ids: ids, index: &index, into: &elements)
@@ -153,13 +249,48 @@ final class SceneNode: Sendable {
         }
     }
 
-    /// A shape layer's element in `state`, placed by `transform`, faded by `opacity`.
-    func element(_ state: LayerState, transform: Similarity, opacity: Double, id: ElementID) -> Element {
+    /// A shape layer's element in `state`, placed by `placing`, faded by
+    /// `opacity`; nil when part of it would pass behind the eye.
+    func element(_ state: LayerState, transform placing: Placing, opacity: Double, id: ElementID) -> Element? {
         guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
-        let p = transform.apply(state.position)
-        var e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+        let transform = placing.similarity
+        var e: Element
+        if usesSpace || placing.usesPlane {
+            // The box the shape fills, centred on its own plane's origin.
+            let size: Point
+            switch shape {
+            case .circle, .segment: size = Point(x: diameter, y: diameter)
+            case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
+            case .rect: size = Point(x: max(state.width, 0), y: max(state.height, 0))
+            }
+            let outer = placing.plane ?? PlaneTransform(transform)
+            let half = Point(x: size.x / 2, y: size.y / 2)
+            let raw = outer.after(level(state, origin: half, size: size, pre: placing.pre).plane)
+            // Behind the eye (or at it) a point has no place on the canvas.
+            for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+                guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return nil }
+            }
+            let plane = raw.normalized
+            e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
                         opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-        e.rotation = transform.rotation + state.rotation
+            if plane.px == 0 && plane.py == 0 && plane.a == plane.d && plane.b == -plane.c {
+                // A similarity says all with x, y, scale and rotation.
+                e.scale = (plane.a * plane.a + plane.b * plane.b).squareRoot()
+                e.rotation = arctangent2(plane.b, plane.a)
+            } else {
+                // The nearest similarity at the centre: the linear part there.
+                let a = plane.a - plane.tx * plane.px, b = plane.b - plane.ty * plane.px
+                let c = plane.c - plane.tx * plane.py, d = plane.d - plane.ty * plane.py
+                e.scale = abs(a * d - b * c).squareRoot()
+                e.rotation = arctangent2(b, a)
+                e.placement = plane
+            }
+        } else {
+            let p = transform.apply(state.position)
+            e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+            e.rotation = transform.rotation + state.rotation
+        }
         // Each shape's own fields (Shape.ownFields); `diameter` is set above.
         switch shape {
         case .circle:
@@ -262,7 +393,7 @@ struct DefinedScene: LoaderScene {
                 turn.tx = 0
                 turn.ty = 0
                 for (k, copy) in copies.enumerated() {
-                    let moves = node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
+                    let moves = !node.spaceInside && node.animations.isEmpty && copy.alpha == 1 && copy.transform.scale == 1 && copy.transform.rotation == 0
                     let shift = turn.apply(Point(x: copy.transform.tx, y: copy.transform.ty))
                     for (i, sublayer) in sublayers.enumerated() {
                         if moves {
@@ -298,7 +429,7 @@ struct DefinedScene: LoaderScene {
         let time = poseTime ?? t
         var index = 0
         for layer in layers {
-            layer.render(at: time, transform: .identity, opacity: opacity, ids: ids, index: &index, into: &elements)
+            layer.render(at: time, transform: Placing.identity, opacity: opacity, ids: ids, index: &index, into: &elements)
         }
         return false
     }

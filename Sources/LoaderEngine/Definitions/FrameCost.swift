@@ -24,7 +24,7 @@ enum FrameCost {
     static func units(_ layers: [LayerSpec]) -> Int {
         var n = 0
         for layer in layers where layer.draws {
-            var own = 1
+            var own = layer.usesSpace ? 1 + spaceUnits : 1
             for animation in layer.animations { own = add(own, units(animation)) }
             if case let .replicator(r) = layer.kind { own = add(own, multiply(r.instanceCount, units(r.sublayers))) }
             n = add(n, own)
@@ -41,12 +41,22 @@ enum FrameCost {
             // every other keyframe lookup is a binary search.
             if let path, mode == .paced { return 1 + path.segments.count / 8 }
             return 1
+        case .matrix:
+            // A binary search, then two decomposed parts mixed, a
+            // recomposition and 4×4 products: as much as several scalars.
+            return matrixUnits
         case let .group(children, _, _):
             var n = 1
             for child in children { n = add(n, units(child)) }
             return n
         }
     }
+
+    /// A whole-matrix animation's units.
+    static let matrixUnits = 8
+    /// A layer with a format-1.1 transform part or a container placing its
+    /// sublayers in 3D: its 4×4 products and plane map, per visit.
+    static let spaceUnits = 2
 
     static func add(_ a: Int, _ b: Int) -> Int { min(a + b, ceiling) }
     static func multiply(_ a: Int, _ b: Int) -> Int { a == 0 || b <= ceiling / a ? min(a * b, ceiling) : ceiling }

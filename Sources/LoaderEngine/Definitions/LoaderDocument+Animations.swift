@@ -19,19 +19,38 @@ extension DocumentParser {
         case "strokeStart" where layerType == "ring": return .strokeStart
         case "strokeEnd" where layerType == "ring": return .strokeEnd
         case "lineWidth" where layerType == "ring": return .lineWidth
-        case "fillColor" where layerType == "segment": return .color
+        case "fillColor" where layerType == "segment" || layerType == "triangle": return .color
+        case "transform.rotation.x": return .rotationX
+        case "transform.rotation.y": return .rotationY
+        case "transform.scale.x": return .scaleX
+        case "transform.scale.y": return .scaleY
+        case "transform.scale.z": return .scaleZ
+        case "transform.translation.x": return .translationX
+        case "transform.translation.y": return .translationY
+        case "transform.translation.z": return .translationZ
+        case "transform.translation": return .translation
         default: return nil
         }
     }
 
-    static func keyPaths(for layerType: String) -> [String] {
+    /// Format 1.1's key paths (refused in format 1 with a message naming it).
+    static let spaceKeyPaths = ["transform.rotation.x", "transform.rotation.y", "transform.scale.x", "transform.scale.y",
+                                "transform.scale.z", "transform.translation.x", "transform.translation.y",
+                                "transform.translation.z", "transform.translation", "transform"]
+
+    func keyPaths(for layerType: String) -> [String] {
+        let v11 = self.v11
         var paths = ["opacity", "position", "position.x", "position.y", "transform.scale", "transform.rotation.z", "transform.rotation"]
         switch layerType {
         case "circle": paths += ["backgroundColor"]
         case "rect": paths += ["backgroundColor", "cornerRadius", "bounds.size.width", "bounds.size.height"]
         case "ring": paths += ["strokeColor", "strokeStart", "strokeEnd", "lineWidth"]
-        case "segment": paths += ["fillColor"]
+        case "segment", "triangle": paths += ["fillColor"]
         default: break
+        }
+        if v11 {
+            paths += Self.spaceKeyPaths
+            if layerType == "layer" || layerType == "replicator" { paths += ["sublayerTransform"] }
         }
         return paths
     }
@@ -60,8 +79,15 @@ extension DocumentParser {
         }
         let keyNode = try f.required("keyPath", "the property to animate")
         let keyText = try keyNode.string()
-        guard let keyPath = Self.property(keyText, layerType: layerType) else {
-            throw keyNode.fail("a \(layerType) layer animates " + Self.keyPaths(for: layerType).joined(separator: ", "))
+        if !v11 && (Self.spaceKeyPaths.contains(keyText) || keyText == "sublayerTransform") {
+            throw needsFormat11(keyNode, "keyPath \"\(keyText)\"")
+        }
+        if keyText == "transform" || (keyText == "sublayerTransform" && (layerType == "layer" || layerType == "replicator")) {
+            return try matrixAnimation(f, keyText == "transform" ? .transform : .sublayerTransform, type: type, timing, timingFunction)
+        }
+        guard let keyPath = Self.property(keyText, layerType: layerType),
+              v11 || !Self.spaceKeyPaths.contains(keyText) else {
+            throw keyNode.fail("a \(layerType) layer animates " + keyPaths(for: layerType).joined(separator: ", "))
         }
         if type == "basic" {
             let from = try f["fromValue"].map { n throws(DefinitionError) in try value(n, keyPath) }
@@ -112,6 +138,48 @@ extension DocumentParser {
             path = Path(segments)
             legs = segments.count
         }
+        let (keyTimes, functions) = try keyTimesAndFunctions(f, legs: legs, mode: mode)
+        return .keyframe(keyPath: keyPath, values: values, path: path, keyTimes: keyTimes, timingFunctions: functions,
+                         calculationMode: mode, timing: timing, timingFunction: timingFunction)
+    }
+
+    /// A whole-matrix animation: basic from/to, or keyframe values with a
+    /// linear or discrete calculation mode.
+    mutating func matrixAnimation(_ f: DefinitionFields, _ target: MatrixAnimation.Target, type: String, _ timing: MediaTiming,
+                                  _ timingFunction: TimingFunction) throws(DefinitionError) -> AnimationSpec {
+        if type == "basic" {
+            if let by = f["byValue"] { throw by.fail("a whole matrix has no byValue; give fromValue and toValue (a missing one is the model value)") }
+            let from = try f["fromValue"].map { n throws(DefinitionError) in try Self.matrixValue(n) }
+            let to = try f["toValue"].map { n throws(DefinitionError) in try Self.matrixValue(n) }
+            keyframes += 2 * FrameCost.matrixUnits
+            try checkKeyframes(f.node)
+            return .matrix(target, values: [from, to], keyTimes: nil, timingFunctions: [], calculationMode: .linear,
+                           timing: timing, timingFunction: timingFunction)
+        }
+        let mode: KeyframeAnimation.CalculationMode
+        switch try f["calculationMode"]?.choice(["linear", "discrete", "paced"]) ?? "linear" {
+        case "discrete": mode = .discrete
+        case "paced": throw f["calculationMode"]!.fail("a whole matrix animates \"linear\" or \"discrete\" (no distance between matrices paces it)")
+        default: mode = .linear
+        }
+        if let p = f["path"] { throw p.fail("a path animates position only; this animation's keyPath is a whole matrix") }
+        let v = try f.required("values", "an array of matrices, 16 numbers each")
+        let items = try v.array()
+        guard !items.isEmpty else { throw v.fail("must hold at least one value") }
+        // A matrix is 16 numbers, decomposed when built: it counts as many keyframes.
+        keyframes += items.count * FrameCost.matrixUnits
+        try checkKeyframes(v)
+        var values: [Transform3D?] = []
+        for item in items { values.append(try Self.matrixValue(item)) }
+        let legs = mode == .discrete ? values.count : values.count - 1
+        let (keyTimes, functions) = try keyTimesAndFunctions(f, legs: legs, mode: mode)
+        return .matrix(target, values: values, keyTimes: keyTimes, timingFunctions: functions, calculationMode: mode,
+                       timing: timing, timingFunction: timingFunction)
+    }
+
+    /// `keyTimes` and `timingFunctions`, checked against the legs.
+    func keyTimesAndFunctions(_ f: DefinitionFields, legs: Int, mode: KeyframeAnimation.CalculationMode)
+        throws(DefinitionError) -> ([Double]?, [TimingFunction]) {
         var keyTimes: [Double]? = nil
         if let k = f["keyTimes"], mode != .paced {
             let items = try k.array()
@@ -132,8 +200,7 @@ extension DocumentParser {
             guard items.count == legs else { throw list.fail("must have one fewer timing function than values (\(legs))") }
             for item in items { functions.append(try Self.timingFunction(item)) }
         }
-        return .keyframe(keyPath: keyPath, values: values, path: path, keyTimes: keyTimes, timingFunctions: functions,
-                         calculationMode: mode, timing: timing, timingFunction: timingFunction)
+        return (keyTimes, functions)
     }
 
     func checkKeyframes(_ node: DefinitionNode) throws(DefinitionError) {
@@ -150,7 +217,10 @@ extension DocumentParser {
         case .opacity, .strokeStart, .strokeEnd: return .value(AnimatedValue(try node.number(-1...1)))
         case .scale, .lineWidth, .cornerRadius, .width, .height: return .value(AnimatedValue(try node.number(-10000...10000)))
         case .positionX, .positionY: return .value(AnimatedValue(try node.number(-1e6...1e6)))
-        case .rotation: return .value(AnimatedValue(try node.number(-1000...1000)))
+        case .rotation, .rotationX, .rotationY: return .value(AnimatedValue(try node.number(-1000...1000)))
+        case .scaleX, .scaleY, .scaleZ: return .value(AnimatedValue(try node.number(-10000...10000)))
+        case .translationX, .translationY, .translationZ: return .value(AnimatedValue(try node.number(-1e6...1e6)))
+        case .translation: return .value(AnimatedValue(try node.point()))
         }
     }
 

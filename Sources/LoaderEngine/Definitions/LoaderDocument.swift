@@ -1,4 +1,4 @@
-/// A loader definition (format 1 of the loader format): a document in Core
+/// A loader definition (format 1 or 1.1 of the loader format): a document in Core
 /// Animation's terms, checked and ready to build scenes from. Parsing is in
 /// `LoaderDocument+Parse.swift`, building in `DefinedScene.swift`.
 public struct LoaderDocument: Sendable {
@@ -47,6 +47,9 @@ struct LayerSpec: Sendable {
     let model: LayerState
     let diameter: Double
     let bounds: Point
+    /// `anchorPoint` (format 1.1): where in its bounds, 0…1, `position`
+    /// puts the layer and its transforms turn.
+    var anchor = Point(x: 0.5, y: 0.5)
     let color: ColorSpec
     let beginTime: Double
     let animations: [AnimationSpec]
@@ -59,6 +62,13 @@ struct LayerSpec: Sendable {
         case .segment: return .segment
         case .replicator: return nil
         }
+    }
+
+    /// Whether it uses a format-1.1 transform part (an anchor point, a 3D
+    /// or squashing component, a matrix, a sublayerTransform): such a layer
+    /// is placed by 4×4 products, the others as in format 1.
+    var usesSpace: Bool {
+        anchor != Point(x: 0.5, y: 0.5) || model.spaceBox != nil || animations.contains(where: \.usesSpace)
     }
 
     /// Whether any copy of it draws an element. A frame never visits a
@@ -80,9 +90,12 @@ struct ReplicatorSpec: Sendable {
     let sublayers: [LayerSpec]
     /// Some copy draws an element (known once, when parsed).
     let draws: Bool
+    /// A plain `layer` (format 1.1): one copy, no index in its ids.
+    let plain: Bool
 
     init(instanceCount: Int, instanceDelay: Double, translation: Point, rotation: Double, scale: Double,
-         instanceAlphaOffset: Double, sublayers: [LayerSpec]) {
+         instanceAlphaOffset: Double, sublayers: [LayerSpec], plain: Bool = false) {
+        self.plain = plain
         self.instanceCount = instanceCount
         self.instanceDelay = instanceDelay
         self.translation = translation
@@ -103,10 +116,29 @@ indirect enum AnimationSpec: Sendable {
                   timingFunctions: [TimingFunction], calculationMode: KeyframeAnimation.CalculationMode,
                   timing: MediaTiming, timingFunction: TimingFunction)
     case group([AnimationSpec], timing: MediaTiming, timingFunction: TimingFunction)
+    /// A whole matrix (format 1.1); a nil value is the model's (a basic
+    /// animation's missing from or to).
+    case matrix(MatrixAnimation.Target, values: [Transform3D?], keyTimes: [Double]?, timingFunctions: [TimingFunction],
+                calculationMode: KeyframeAnimation.CalculationMode, timing: MediaTiming, timingFunction: TimingFunction)
+
+    /// Whether it animates a format-1.1 transform part.
+    var usesSpace: Bool {
+        switch self {
+        case let .basic(key, _, _, _, _, _), let .keyframe(key, _, _, _, _, _, _, _):
+            switch key {
+            case .rotationX, .rotationY, .scaleX, .scaleY, .scaleZ, .translationX, .translationY, .translationZ, .translation: return true
+            case .opacity, .position, .positionX, .positionY, .scale, .rotation, .color, .strokeStart, .strokeEnd, .lineWidth,
+                 .cornerRadius, .width, .height: return false
+            }
+        case let .group(children, _, _): return children.contains(where: \.usesSpace)
+        case .matrix: return true
+        }
+    }
 
     var timing: MediaTiming {
         switch self {
-        case let .basic(_, _, _, _, timing, _), let .keyframe(_, _, _, _, _, _, timing, _), let .group(_, timing, _): return timing
+        case let .basic(_, _, _, _, timing, _), let .keyframe(_, _, _, _, _, _, timing, _), let .group(_, timing, _),
+             let .matrix(_, _, _, _, _, timing, _): return timing
         }
     }
 }

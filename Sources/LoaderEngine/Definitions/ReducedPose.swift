@@ -111,6 +111,7 @@ enum ReducedPose {
             default: return false
             }
         case let .group(children, _, _): return children.contains(where: draws)
+        case .matrix: return false
         }
     }
 
@@ -119,10 +120,12 @@ enum ReducedPose {
         switch spec {
         case let .basic(key, _, _, _, _, _), let .keyframe(key, _, _, _, _, _, _, _):
             switch key {
-            case .position, .positionX, .positionY, .rotation, .scale: return true
+            case .position, .positionX, .positionY, .rotation, .scale, .rotationX, .rotationY, .scaleX, .scaleY, .scaleZ,
+                 .translationX, .translationY, .translationZ, .translation: return true
             default: return false
             }
         case let .group(children, _, _): return children.contains(where: moves)
+        case .matrix: return true
         }
     }
 
@@ -147,6 +150,10 @@ enum ReducedPose {
             } else {
                 inner = [0, 1]
             }
+        case let .matrix(_, values, keyTimes, _, mode, _, f):
+            function = f
+            let legs = mode == .discrete ? values.count : values.count - 1
+            inner = keyTimes ?? (legs > 0 ? (0...legs).map { Double($0) / Double(legs) } : [0, 1])
         case let .group(children, timing, f):
             function = f
             inner = [0, 1] + children.filter(draws).flatMap { times($0, from: 0, to: timing.duration) }.map { $0 / timing.duration }
@@ -363,7 +370,7 @@ enum ReducedPose {
         var count = 0
         // `shift`: how far from its moment a layer inside a replicator that
         // moves what it holds is, that replicator's copy shown as one frame.
-        func walk(_ node: SceneNode, time: Double, transform: Similarity, opacity: Double, shift: Double? = nil) {
+        func walk(_ node: SceneNode, time: Double, transform: Placing, opacity: Double, shift: Double? = nil) {
             let c = chosen[ObjectIdentifier(node)]!
             let local = time - node.beginTime
             var held = shift
@@ -381,19 +388,20 @@ enum ReducedPose {
             }
             switch node.kind {
             case .shape:
-                elements.append(node.element(state, transform: transform, opacity: opacity, id: ids[count]))
+                if let e = node.element(state, transform: transform, opacity: opacity, id: ids[count]) { elements.append(e) }
                 count += 1
             case let .replicator(_, copies, sublayers):
-                let own = node.placement(state, transform)
+                let own = node.placement(state, transform.similarity)
                 for copy in copies {
+                    let placed = node.placing(state, transform, own: own, copy: copy)
                     for sublayer in sublayers {
-                        walk(sublayer, time: local - copy.delay, transform: own.after(copy.transform),
+                        walk(sublayer, time: local - copy.delay, transform: placed,
                              opacity: opacity * state.opacity * copy.alpha, shift: held.map { $0 - copy.delay })
                     }
                 }
             }
         }
-        for layer in layers { walk(layer, time: 0, transform: .identity, opacity: 1) }
+        for layer in layers { walk(layer, time: 0, transform: Placing.identity, opacity: 1) }
         return elements
     }
 

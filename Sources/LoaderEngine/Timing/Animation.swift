@@ -18,6 +18,40 @@ public enum AnimatableProperty: Sendable, Equatable {
     /// `bounds.size.width`, `bounds.size.height` (a rect's size).
     case width
     case height
+    /// Format 1.1's component key paths (`transform.rotation.x`…), each a
+    /// number; `translation` is `transform.translation`, a point.
+    case rotationX
+    case rotationY
+    case scaleX
+    case scaleY
+    case scaleZ
+    case translationX
+    case translationY
+    case translationZ
+    case translation
+}
+
+/// The parts of a layer's transform beyond a uniform scale and a turn
+/// about z, and its `sublayerTransform`: format 1.1 only. Composed as
+/// W · T(translation) · Rx · Ry · Rz · S (column vectors), W = `matrix`.
+public struct Space: Sendable, Equatable {
+    public var rotationX = 0.0, rotationY = 0.0
+    public var scaleX = 1.0, scaleY = 1.0, scaleZ = 1.0
+    public var translationX = 0.0, translationY = 0.0, translationZ = 0.0
+    /// The whole matrix W; nil is the identity.
+    public var matrix: Transform3D? = nil
+    public var sublayerTransform: Transform3D? = nil
+
+    public init() {}
+}
+
+/// Holds a layer's `Space` out of line, so that a format-1 layer's state
+/// stays as small (and as fast to copy) as before. Never mutated: a write
+/// puts a new box.
+public final class SpaceBox: Sendable, Equatable {
+    public let value: Space
+    init(_ value: Space) { self.value = value }
+    public static func == (a: SpaceBox, b: SpaceBox) -> Bool { a === b || a.value == b.value }
 }
 
 /// An animated value: a number (in `x`), a point (`x`, `y`) or a colour's
@@ -59,6 +93,14 @@ public struct LayerState: Sendable, Equatable {
     public var cornerRadius = 0.0
     public var width = 0.0
     public var height = 0.0
+    /// nil for a layer that uses no format-1.1 transform part.
+    public var spaceBox: SpaceBox? = nil
+
+    /// The format-1.1 parts (the defaults when none are set).
+    public var space: Space {
+        get { spaceBox?.value ?? Space() }
+        set { spaceBox = SpaceBox(newValue) }
+    }
 
     @inlinable
     public init(position: Point, opacity: Double = 1, scale: Double = 1) {
@@ -84,6 +126,15 @@ public struct LayerState: Sendable, Equatable {
             case .cornerRadius: return AnimatedValue(cornerRadius)
             case .width: return AnimatedValue(width)
             case .height: return AnimatedValue(height)
+            case .rotationX: return AnimatedValue(space.rotationX)
+            case .rotationY: return AnimatedValue(space.rotationY)
+            case .scaleX: return AnimatedValue(space.scaleX)
+            case .scaleY: return AnimatedValue(space.scaleY)
+            case .scaleZ: return AnimatedValue(space.scaleZ)
+            case .translationX: return AnimatedValue(space.translationX)
+            case .translationY: return AnimatedValue(space.translationY)
+            case .translationZ: return AnimatedValue(space.translationZ)
+            case .translation: return AnimatedValue(space.translationX, space.translationY)
             }
         }
         set {
@@ -101,6 +152,17 @@ public struct LayerState: Sendable, Equatable {
             case .cornerRadius: cornerRadius = newValue.x
             case .width: width = newValue.x
             case .height: height = newValue.x
+            case .rotationX: space.rotationX = newValue.x
+            case .rotationY: space.rotationY = newValue.x
+            case .scaleX: space.scaleX = newValue.x
+            case .scaleY: space.scaleY = newValue.x
+            case .scaleZ: space.scaleZ = newValue.x
+            case .translationX: space.translationX = newValue.x
+            case .translationY: space.translationY = newValue.x
+            case .translationZ: space.translationZ = newValue.x
+            case .translation:
+                space.translationX = newValue.x
+                space.translationY = newValue.y
             }
         }
     }

@@ -79,15 +79,7 @@ public final class KeyframeAnimation: Animation {
             return AnimatedValue(path.segments[leg].point(at: u))
         case let .values(values):
             if values.count == 1 { return values[0] }
-            if calculationMode == .discrete {
-                // The last value whose key time is <= f (key times never decrease).
-                var lo = 0, hi = values.count - 1
-                while lo < hi {
-                    let mid = (lo + hi + 1) / 2
-                    if keyTimes[mid] <= f { lo = mid } else { hi = mid - 1 }
-                }
-                return values[lo]
-            }
+            if calculationMode == .discrete { return values[Self.step(at: f, count: values.count, keyTimes: keyTimes)] }
             let (leg, u) = leg(at: f, legs: values.count - 1)
             return values[leg] + (values[leg + 1] - values[leg]) * u
         }
@@ -96,6 +88,21 @@ public final class KeyframeAnimation: Animation {
     /// The leg that holds `f` and the eased fraction through it. Equal key
     /// times make a jump: the later leg wins.
     func leg(at f: Double, legs: Int) -> (Int, Double) {
+        Self.leg(at: f, legs: legs, keyTimes: keyTimes, timingFunctions: timingFunctions)
+    }
+
+    /// The last of `count` values whose key time is <= f (key times never
+    /// decrease): a discrete animation's value.
+    static func step(at f: Double, count: Int, keyTimes: [Double]) -> Int {
+        var lo = 0, hi = count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if keyTimes[mid] <= f { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    static func leg(at f: Double, legs: Int, keyTimes: [Double], timingFunctions: [TimingFunction]) -> (Int, Double) {
         // Binary search for the last leg whose start is <= f.
         var lo = 0, hi = legs - 1
         while lo < hi {
@@ -106,5 +113,61 @@ public final class KeyframeAnimation: Animation {
         var u = b > a ? min(max((f - a) / (b - a), 0), 1) : 1
         if !timingFunctions.isEmpty { u = timingFunctions[lo](u) }
         return (lo, u)
+    }
+}
+
+/// A whole-matrix animation (`transform` or `sublayerTransform`): basic
+/// from/to or keyframe, linear or discrete, with a keyframe animation's key
+/// times and timing functions. Each value is decomposed once, when built;
+/// between two it interpolates the parts (`DecomposedTransform`), or steps
+/// at the half when either cannot be decomposed, as CSS does.
+public final class MatrixAnimation: Animation {
+    public enum Target: Sendable, Equatable {
+        case transform
+        case sublayerTransform
+    }
+
+    public let target: Target
+    public let values: [Transform3D]
+    let parts: [DecomposedTransform?]
+    public let keyTimes: [Double]
+    public let timingFunctions: [TimingFunction]
+    /// `.linear` or `.discrete`.
+    public let calculationMode: KeyframeAnimation.CalculationMode
+    public let timing: MediaTiming
+    public let timingFunction: TimingFunction
+
+    public init(_ target: Target, values: [Transform3D], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction] = [],
+                calculationMode: KeyframeAnimation.CalculationMode, timing: MediaTiming, timingFunction: TimingFunction = .linear) {
+        precondition(!values.isEmpty && calculationMode != .paced, "whole matrices are linear or discrete")
+        self.target = target
+        self.values = values
+        parts = values.map { DecomposedTransform($0) }
+        let legs = calculationMode == .discrete ? values.count : values.count - 1
+        self.keyTimes = keyTimes ?? (0...max(legs, 0)).map { legs == 0 ? 0 : Double($0) / Double(legs) }
+        self.timingFunctions = timingFunctions
+        self.calculationMode = calculationMode
+        self.timing = timing
+        self.timingFunction = timingFunction
+    }
+
+    public func apply(to state: inout LayerState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        let m = value(at: timingFunction(p))
+        switch target {
+        case .transform: state.space.matrix = m
+        case .sublayerTransform: state.space.sublayerTransform = m
+        }
+    }
+
+    public func value(at f: Double) -> Transform3D {
+        if values.count == 1 { return values[0] }
+        if calculationMode == .discrete { return values[KeyframeAnimation.step(at: f, count: values.count, keyTimes: keyTimes)] }
+        let (leg, u) = KeyframeAnimation.leg(at: f, legs: values.count - 1, keyTimes: keyTimes, timingFunctions: timingFunctions)
+        guard let a = parts[leg], let b = parts[leg + 1] else { return u < 0.5 ? values[leg] : values[leg + 1] }
+        // The keyframes themselves exactly, not recomposed.
+        if u == 0 { return values[leg] }
+        if u == 1 { return values[leg + 1] }
+        return a.interpolated(to: b, u).matrix
     }
 }

@@ -17,6 +17,10 @@ func cosine(_ v: Double) -> Double { cos(v) }
 @usableFromInline
 func sine(_ v: Double) -> Double { sin(v) }
 
+func acosine(_ v: Double) -> Double { acos(v) }
+
+func arctangent2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+
 /// A point in a loader's view: UIKit coordinates, y pointing down.
 public struct Point: Sendable, Equatable {
     public var x: Double

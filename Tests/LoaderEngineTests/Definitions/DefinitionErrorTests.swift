@@ -16,7 +16,7 @@ struct DefinitionErrorTests {
     static let cases: [(String, String, String)] = [
         ("{", "", "not valid JSON"),
         ("[]", "", "must be an object"),
-        (#"{"format": 2, "name": "a", "summary": "s", "canvas": {"width": 1, "height": 1}, "layers": []}"#, "format", "whole number from 1 to 1"),
+        (#"{"format": 2, "name": "a", "summary": "s", "canvas": {"width": 1, "height": 1}, "layers": []}"#, "format", "must be 1 or 1.1"),
         (document(name: "\"Spinner\"", layers: dot), "name", "must match [a-z][a-z0-9-]{0,39}"),
         (document(name: "\"preview\"", layers: dot), "name", "reserved"),
         (document(extra: ##", "colour": "#FFFFFF""##, layers: dot), "colour", "unknown key; accepted here: format, name"),
