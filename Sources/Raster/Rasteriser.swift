@@ -139,7 +139,7 @@ public struct Rasteriser {
         let (hw, hh): (Double, Double) = switch e.shape {
         case .circle, .segment: (e.diameter / 2, e.diameter / 2)
         case .ring: (e.diameter / 2 + e.lineWidth / 2, e.diameter / 2 + e.lineWidth / 2)
-        case .rect: (e.width / 2, e.height / 2)
+        case .rect, .triangle: (e.width / 2, e.height / 2)
         }
         var largest = 0.0
         for i in 0...8 {
@@ -207,7 +207,7 @@ public struct Rasteriser {
         case .triangle:
             let w = e.width * s, h = e.height * s
             guard w > 0, h > 0 else { return }
-            let (sn, cs) = (sin(e.rotation), cos(e.rotation))
+            let (sn, cs) = (sin(rotation), cos(rotation))
             // Apex, right and left base corners, turned about the centre.
             close()
             for (x, y) in [(0, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)] {

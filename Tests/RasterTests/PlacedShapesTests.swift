@@ -161,3 +161,19 @@ struct PlacedShapesTests {
         #expect(coverage(r).allSatisfy { $0 == 0 })
     }
 }
+
+extension PlacedShapesTests {
+    @Test func aTriangleUnderPerspectiveIsTheTriangleOfItsCornersImages() {
+        let p = PlaneTransform(a: 1.1, b: 0.2, c: -0.3, d: 0.7, tx: 30.6, ty: 33.2, px: -0.01, py: 0.015, pw: 1)
+        var e = element(.triangle, p)
+        e.width = 30; e.height = 24
+        var r = Rasteriser(width: 64, height: 64, scale: 1, background: nil)
+        r.draw(e)
+        let corners = [(0.0, -12.0), (15, 12), (-15, 12)].map { q in
+            let w = p.px * q.0 + p.py * q.1 + p.pw
+            return ((p.a * q.0 + p.c * q.1 + p.tx) / w, (p.b * q.0 + p.d * q.1 + p.ty) / w)
+        }
+        let off = worst(coverage(r), trueCoverage(size: 64, convexSpan(corners)))
+        #expect(off < 0.003, "worst pixel \(off)")
+    }
+}

@@ -261,7 +261,7 @@ final class SceneNode: Sendable {
             switch shape {
             case .circle, .segment: size = Point(x: diameter, y: diameter)
             case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
-            case .rect: size = Point(x: max(state.width, 0), y: max(state.height, 0))
+            case .rect, .triangle: size = Point(x: max(state.width, 0), y: max(state.height, 0))
             }
             let outer = placing.plane ?? PlaneTransform(transform)
             let half = Point(x: size.x / 2, y: size.y / 2)
