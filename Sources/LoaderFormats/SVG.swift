@@ -11,6 +11,10 @@ public enum SVG {
     package static func frame(_ frame: Frame, background: RGBColor?) -> [UInt8] {
         var out = header(width: frame.width, height: frame.height, background: background)
         for e in frame.elements {
+            if let placement = e.placement {
+                out += placed(e, placement)
+                continue
+            }
             switch e.shape {
             case .circle:
                 out += "<circle id=\"\(e.id)\" cx=\"\(n(e.x))\" cy=\"\(n(e.y))\" r=\"\(n(e.diameter * e.scale / 2))\" fill=\"\(e.color)\" opacity=\"\(n(e.opacity))\"/>"
@@ -21,6 +25,23 @@ public enum SVG {
         }
         out += "</svg>\n"
         return Array(out.utf8)
+    }
+
+    /// An element with a placement of its own: the shape drawn at the
+    /// origin, unscaled, under its `matrix()` while the map is affine (SVG
+    /// draws a squashed or skewed circle, rect or stroke exactly so); under
+    /// perspective, where no SVG transform can follow, the projected outline
+    /// the frame's JSON carries, filled.
+    static func placed(_ e: Element, _ p: PlaneTransform) -> String {
+        guard p.isAffine else {
+            return "<path id=\"\(e.id)\" d=\"\(Element.pathData(e.outline()))\" fill=\"\(e.color)\" opacity=\"\(n(e.opacity))\"/>"
+        }
+        return "<g id=\"\(e.id)\" transform=\"\(matrix(p, n))\" opacity=\"\(n(e.opacity))\">" + shape(e, fixed: n) + "</g>"
+    }
+
+    /// An affine map as SVG's `matrix(a b c d tx ty)`.
+    static func matrix(_ p: PlaneTransform, _ fixed: (Double) -> String) -> String {
+        "matrix(\(fixed(p.a)) \(fixed(p.b)) \(fixed(p.c)) \(fixed(p.d)) \(fixed(p.tx)) \(fixed(p.ty)))"
     }
 
     /// An element's shape drawn about the origin (its `<g>` places it);

@@ -37,8 +37,10 @@ import Testing
     /// place in the client is named, and then the script must have it.
     static func places(_ shape: Shape) -> [String] {
         switch shape {
-        case .circle: [#"e.shape === "circle" ? document.createElementNS(svgNS, "circle")"#, #"if (e.shape === "circle") {"#]
-        case .rect: [#"rect: "rect""#, #"if (e.shape === "rect") {"#]
+        // Alone, and in a <g> under its matrix.
+        case .circle: [#"else if (e.shape === "circle" && !e.matrix) node = document.createElementNS(svgNS, "circle")"#,
+                       #"} else if (e.shape === "circle" && !e.matrix) {"#, #"circle: "circle""#, #"if (e.shape === "circle") {"#]
+        case .rect: [#"rect: "rect""#, #"} else if (e.shape === "rect") {"#]
         case .segment: [#"segment: "path""#, #"} else if (e.shape === "segment") {"#]
         case .triangle: [#"triangle: "path""#, #"} else if (e.shape === "triangle") {"#]
         // The last branch of each: a stroked circle.

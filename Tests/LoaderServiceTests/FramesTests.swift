@@ -86,6 +86,13 @@ struct FramesTests {
         #expect(listed.allSatisfy { $0.family == "SpinKit" })
         let nv = try JSONDecoder().decode(Catalog.self, from: Data(get(app, "/loaders?family=NVActivityIndicatorView").body)).loaders
         #expect(nv.first { $0.name == "ball-pulse" }?.original == "ballPulse")
+        // The originals' own lists: NVActivityIndicatorView 5.2.0's
+        // Sources/Base/Animations holds 34 types, of which `blank` draws
+        // nothing; SpinKit 1.2.5's css/spinners holds 11; with Material's
+        // spinner and the three iOS articles' loaders, 48.
+        #expect(Set(nv.compactMap(\.original)).count == 33 && nv.count == 33)
+        #expect(Set(listed.compactMap(\.original)).count == 11 && listed.count == 11)
+        #expect(all.count == 48)
         let unknown = try get(app, "/loaders?family=Bootstrap")
         let message = try decodeError(unknown).message
         #expect(unknown.status == 400 && message.contains("the families are iOS articles, NVActivityIndicatorView, Material, SpinKit"), "\(message)")

@@ -9,7 +9,9 @@ one tag per loader (run by .ci/run):
 2. each player's nodes match the frame it last received (its `frame`
    property) as frames.svg draws it, computed here from the frame and the
    element's box: centre and size to 0.1 px (radius, rect sides, ring
-   radius and stroke), rotation, ring trim, opacity to 0.01; the drawing
+   radius and stroke), rotation, ring trim, opacity to 0.01; a squashed
+   element's shape unscaled under the frame's `matrix` (to 1e-4 a unit),
+   one under perspective a path of the frame's `outline`; the drawing
    aria-hidden (the element itself is the progressbar:
    client_a11y_test.py); one node per element, in the frame's order;
 3. the player below the fold joins when scrolled into view;
@@ -137,7 +139,22 @@ def compare(player):
         got = {"x": n["x"], "y": n["y"], "opacity": n["opacity"]}
         want = {"x": ox + k * e["x"], "y": oy + k * e["y"], "opacity": e["opacity"]}
         s = e["scale"]
-        if e["shape"] == "circle":
+        if "matrix3d" in e:
+            # Under perspective: a path of exactly the frame's outline, in canvas coordinates.
+            if n["tag"] != "path" or n["path"] != e.get("outline"):
+                problems.append(f"{e['id']}: under perspective drawn as {n['tag']} {str(n['path'])[:60]}")
+            got.update(x=n["x"], y=n["y"], a=n["a"], b=n["b"], c=n["c"], d=n["d"])
+            want.update(x=ox, y=oy, a=k, b=0, c=0, d=k)
+        elif "matrix" in e:
+            # Squashed or skewed: the shape about the origin, unscaled, under the frame's matrix.
+            m = e["matrix"]
+            got.update(a=n["a"], b=n["b"], c=n["c"], d=n["d"])
+            want.update(a=k * m[0], b=k * m[1], c=k * m[2], d=k * m[3])
+            own = {"circle": [("r", e.get("diameter", 0) / 2)], "ring": [("r", e.get("diameter", 0) / 2), ("stroke", e.get("lineWidth", 0))],
+                   "rect": [("w", e.get("width", 0)), ("h", e.get("height", 0))]}.get(e["shape"], [])
+            for key, value in own:
+                got["own " + key], want["own " + key] = n[key], value
+        elif e["shape"] == "circle":
             if n["outer"] != "circle": problems.append(f"{e['id']}: a circle drawn as {n['outer']}")
             got["radius"], want["radius"] = px * n["r"], k * e["diameter"] * s / 2
         elif e["shape"] == "rect":
@@ -169,7 +186,7 @@ def compare(player):
         if px < 1e-9:
             want.pop("rotation", None)           # scaled to nothing: no direction to compare
         for key in want:
-            tolerance = 0.01 if key == "opacity" else 1e-5 if key in ("rotation", "start", "end") else 0.1
+            tolerance = 0.01 if key == "opacity" else 1e-5 if key in ("rotation", "start", "end") else 1e-4 if key in ("a", "b", "c", "d") else 0.1
             off = angle_diff(got[key], want[key]) if key in ("rotation", "start", "end") else abs(got[key] - want[key])
             if off > tolerance:
                 problems.append(f"{e['id']}.{key}: {got[key]:.4f}, frame says {want[key]:.4f}")

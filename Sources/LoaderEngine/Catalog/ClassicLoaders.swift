@@ -45,6 +45,10 @@ enum ClassicLoaders {
         lineScaleParty,
         orbit,
         audioEqualizer,
+        squareSpin,
+        triangleSkewSpin,
+        rotatingPlane,
+        foldingCube,
     ]
 
     /// Parsed once; a built-in definition that does not parse is a bug

@@ -110,6 +110,7 @@ final class SceneNode: Sendable {
         case .rect: kind = .shape(.rect, .butt, arc: 0)
         case let .ring(cap): kind = .shape(.ring, cap, arc: 0)
         case let .segment(arc): kind = .shape(.segment, .butt, arc: arc)
+        case .triangle: kind = .shape(.triangle, .butt, arc: 0)
         case let .replicator(r):
             let center = Point(x: spec.bounds.x / 2, y: spec.bounds.y / 2)
             // Tᵏ about the centre: q ↦ c + Tᵏ(q − c), composed once per copy.

@@ -203,9 +203,7 @@ struct DocumentParser {
             model.width = bounds.x
             model.height = bounds.y
             color = try f["fillColor"]?.color() ?? .loader
-            // TODO: the triangle shape comes with the frames' work; until it
-            // is merged, a triangle layer is read and then refused.
-            throw typeNode.fail("a triangle layer is not drawn yet")
+            kind = .triangle
         case "layer":
             bounds = try f.required("bounds", "[width, height] in points").point(0...10000)
             let sublayers = try layerList(try f.required("sublayers", "an array of layers in the layer's space"))

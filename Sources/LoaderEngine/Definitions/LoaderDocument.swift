@@ -38,6 +38,8 @@ struct LayerSpec: Sendable {
         case ring(LineCap)
         /// A `CAShapeLayer` filling a circular segment: its arc's angle.
         case segment(arc: Double)
+        /// A filled triangle: apex at the top middle of its bounds.
+        case triangle
         case replicator(ReplicatorSpec)
     }
 
@@ -60,6 +62,7 @@ struct LayerSpec: Sendable {
         case .rect: return .rect
         case .ring: return .ring
         case .segment: return .segment
+        case .triangle: return .triangle
         case .replicator: return nil
         }
     }

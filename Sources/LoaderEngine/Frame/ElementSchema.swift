@@ -48,7 +48,7 @@ public enum LineCap: String, Sendable, CaseIterable {
 public enum ElementField: String, Sendable, CaseIterable {
     case id, shape, x, y
     case diameter, width, height, cornerRadius, lineWidth, strokeStart, strokeEnd, lineCap, arc
-    case scale, rotation, opacity, color
+    case scale, rotation, matrix, matrix3d, outline, opacity, color
 
     /// What a field holds, as JSON.
     public enum Kind: Sendable, Equatable {
@@ -60,6 +60,10 @@ public enum ElementField: String, Sendable, CaseIterable {
         case word([String])
         /// `#RRGGBB`, upper case.
         case color
+        /// A list of exactly this many numbers.
+        case numbers(Int)
+        /// SVG path data of `M`, `L`, `A` and `Z` (Element.outline).
+        case pathData
     }
 
     public var kind: Kind {
@@ -71,6 +75,9 @@ public enum ElementField: String, Sendable, CaseIterable {
         case .strokeStart, .strokeEnd, .opacity: .bounded(0...1)
         case .arc: .bounded(0...(2 * Double.pi))
         case .x, .y, .diameter, .width, .height, .cornerRadius, .lineWidth, .scale, .rotation: .number
+        case .matrix: .numbers(6)
+        case .matrix3d: .numbers(16)
+        case .outline: .pathData
         }
     }
 
@@ -80,19 +87,24 @@ public enum ElementField: String, Sendable, CaseIterable {
         switch self {
         case .x, .y, .diameter, .width, .height, .cornerRadius, .lineWidth: "pt"
         case .rotation, .arc: "rad"
-        case .id, .shape, .lineCap, .color, .strokeStart, .strokeEnd, .scale, .opacity: nil
+        case .id, .shape, .lineCap, .color, .strokeStart, .strokeEnd, .scale, .opacity, .matrix, .matrix3d, .outline: nil
         }
     }
 
     /// The fields every element has, before and after its shape's own.
     public static let leading: [ElementField] = [.id, .shape, .x, .y]
-    public static let trailing: [ElementField] = [.scale, .rotation, .opacity, .color]
+    public static let trailing: [ElementField] = [.scale, .rotation, .matrix, .matrix3d, .outline, .opacity, .color]
 
     /// The shapes whose elements carry this field.
     public var shapes: [Shape] { Shape.allCases.filter { $0.fields.contains(self) } }
 
-    /// Whether every element writes it: the common fields but `rotation`.
-    public var isRequired: Bool { (Self.leading + Self.trailing).contains(self) && !isOmittedWhenZero }
+    /// Whether every element writes it: the common fields but `rotation`
+    /// and the placement's.
+    public var isRequired: Bool { (Self.leading + Self.trailing).contains(self) && !isOmittedWhenZero && !isPlacement }
+
+    /// Written only for an element with a placement: `matrix` when it is
+    /// affine, `matrix3d` and `outline` when it is projective.
+    public var isPlacement: Bool { self == .matrix || self == .matrix3d || self == .outline }
 
     /// Left out of an element when its value is 0.
     public var isOmittedWhenZero: Bool { self == .rotation }
@@ -102,6 +114,9 @@ public enum ElementField: String, Sendable, CaseIterable {
         switch self {
         case .arc: "radians, centred on 12 o'clock"
         case .rotation: "radians, clockwise"
+        case .matrix: "a, b, c, d, tx, ty: an affine placement, when there is one"
+        case .matrix3d: "CSS matrix3d order: a projective placement, when there is one"
+        case .outline: "SVG path data on the canvas, with matrix3d"
         default: nil
         }
     }
@@ -110,6 +125,7 @@ public enum ElementField: String, Sendable, CaseIterable {
     public enum Value: Sendable, Equatable {
         case number(Double)
         case text(String)
+        case numbers([Double])
     }
 
     public func value(of e: Element) -> Value {
@@ -131,11 +147,20 @@ public enum ElementField: String, Sendable, CaseIterable {
         case .rotation: .number(e.rotation)
         case .opacity: .number(e.opacity)
         case .color: .text(e.color.description)
+        case .matrix:
+            if let p = e.placement { .numbers([p.a, p.b, p.c, p.d, p.tx, p.ty]) } else { .numbers([]) }
+        case .matrix3d: .numbers(e.placement?.normalized.matrix3d ?? [])
+        case .outline: .text(e.placement == nil ? "" : Element.pathData(e.outline()))
         }
     }
 
     /// Whether `element` writes this field.
     public func isWritten(for e: Element) -> Bool {
-        e.shape.fields.contains(self) && !(isOmittedWhenZero && value(of: e) == .number(0))
+        guard e.shape.fields.contains(self) else { return false }
+        switch self {
+        case .matrix: return e.placement?.isAffine == true
+        case .matrix3d, .outline: return e.placement.map { !$0.isAffine } ?? false
+        default: return !(isOmittedWhenZero && value(of: e) == .number(0))
+        }
     }
 }

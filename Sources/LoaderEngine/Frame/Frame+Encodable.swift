@@ -36,6 +36,7 @@ extension Element: Encodable {
             switch field.value(of: self) {
             case let .number(v): try c.encode(v, forKey: FieldKey(field))
             case let .text(v): try c.encode(v, forKey: FieldKey(field))
+            case let .numbers(v): try c.encode(v, forKey: FieldKey(field))
             }
         }
     }

@@ -94,6 +94,7 @@ public enum FrameEncoder {
         var bound = frameFixedBytes + 6 * loader.utf8.count + 4 * ShortestDouble.maxLength
         for element in elements {
             bound += elementFixedBytes + element.id.nameByteCount + 20 + 10 * ShortestDouble.maxLength
+            if element.placement != nil { bound += placementBytes }
         }
         return bound
     }
@@ -182,12 +183,53 @@ public enum FrameEncoder {
             cursor.write(",\"rotation\":")
             ShortestDouble.write(element.rotation, to: &cursor)
         }
+        if let p = element.placement { write(placement: p, of: element, to: &cursor) }
         cursor.write(",\"opacity\":")
         ShortestDouble.write(element.opacity, to: &cursor)
         cursor.write(",\"color\":\"")
         cursor.write(element.color)
         cursor.write("\"}")
     }
+
+    /// `,"matrix":[a,b,c,d,tx,ty]` for an affine placement; for a
+    /// projective one `,"matrix3d":[…16]` (pw = 1) and `,"outline":"…"`.
+    static func write(placement p: PlaneTransform, of element: Element, to cursor: inout ByteCursor) {
+        if p.isAffine {
+            cursor.write(",\"matrix\":[")
+            writeNumbers(p.a, p.b, p.c, p.d, to: &cursor)
+            cursor.write(UInt8(ascii: ","))
+            ShortestDouble.write(p.tx, to: &cursor)
+            cursor.write(UInt8(ascii: ","))
+            ShortestDouble.write(p.ty, to: &cursor)
+            cursor.write(UInt8(ascii: "]"))
+            return
+        }
+        let n = p.normalized
+        cursor.write(",\"matrix3d\":[")
+        // PlaneTransform.matrix3d's order, without building the array.
+        writeNumbers(n.a, n.b, 0, n.px, to: &cursor)
+        cursor.write(UInt8(ascii: ","))
+        writeNumbers(n.c, n.d, 0, n.py, to: &cursor)
+        cursor.write(",0,0,1,0,")
+        writeNumbers(n.tx, n.ty, 0, n.pw, to: &cursor)
+        cursor.write("],\"outline\":\"")
+        Element.writePathData(element.outline(), to: &cursor)
+        cursor.write(UInt8(ascii: "\""))
+    }
+
+    /// Four numbers, comma-separated.
+    private static func writeNumbers(_ v0: Double, _ v1: Double, _ v2: Double, _ v3: Double, to cursor: inout ByteCursor) {
+        ShortestDouble.write(v0, to: &cursor)
+        cursor.write(UInt8(ascii: ","))
+        ShortestDouble.write(v1, to: &cursor)
+        cursor.write(UInt8(ascii: ","))
+        ShortestDouble.write(v2, to: &cursor)
+        cursor.write(UInt8(ascii: ","))
+        ShortestDouble.write(v3, to: &cursor)
+    }
+
+    /// The most bytes a placement adds: keys, 16 numbers and the outline.
+    static let placementBytes = 40 + 16 * (ShortestDouble.maxLength + 1) + Element.pathDataBound(Element.outlineMaxSegments)
 
     static func appendStatic(_ text: StaticString, to bytes: inout [UInt8]) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

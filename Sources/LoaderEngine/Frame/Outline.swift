@@ -302,26 +302,21 @@ struct ProjectedCircle {
             rx = r * k; ry = rx; angle = 0
             return
         }
-        // The adjugate of H (its inverse up to a factor, which a conic ignores).
-        let h = [[m.a, m.c, m.tx], [m.b, m.d, m.ty], [m.px, m.py, m.pw]]
-        func cof(_ i: Int, _ j: Int) -> Double {
-            let r = [0, 1, 2].filter { $0 != i }, s = [0, 1, 2].filter { $0 != j }
-            let v = h[r[0]][s[0]] * h[r[1]][s[1]] - h[r[0]][s[1]] * h[r[1]][s[0]]
-            return (i + j) % 2 == 0 ? v : -v
-        }
-        // adj[i][j] = cofactor(j, i).
-        var adj = [[Double]](repeating: [0, 0, 0], count: 3)
-        for i in 0..<3 { for j in 0..<3 { adj[i][j] = cof(j, i) } }
-        // The circle's conic: (x − cx)² + (y − cy)² − r² = 0.
-        let q = [[1, 0, -c.x], [0, 1, -c.y], [-c.x, -c.y, c.x * c.x + c.y * c.y - r * r]]
-        // Q' = adjᵀ · Q · adj.
-        var qa = [[Double]](repeating: [0, 0, 0], count: 3)
-        for i in 0..<3 { for j in 0..<3 { qa[i][j] = q[i][0] * adj[0][j] + q[i][1] * adj[1][j] + q[i][2] * adj[2][j] } }
-        var k = [[Double]](repeating: [0, 0, 0], count: 3)
-        for i in 0..<3 { for j in 0..<3 { k[i][j] = adj[0][i] * qa[0][j] + adj[1][i] * qa[1][j] + adj[2][i] * qa[2][j] } }
-        let scale = k.joined().map(abs).max() ?? 1
-        let A = k[0][0] / scale, B = (k[0][1] + k[1][0]) / scale, C = k[1][1] / scale
-        let D = (k[0][2] + k[2][0]) / scale, E = (k[1][2] + k[2][1]) / scale, F = k[2][2] / scale
+        // N = adj(H), H's inverse up to a factor (which a conic ignores).
+        let n00 = m.d * m.pw - m.ty * m.py, n01 = m.tx * m.py - m.c * m.pw, n02 = m.c * m.ty - m.tx * m.d
+        let n10 = m.ty * m.px - m.b * m.pw, n11 = m.a * m.pw - m.tx * m.px, n12 = m.tx * m.b - m.a * m.ty
+        let n20 = m.b * m.py - m.d * m.px, n21 = m.c * m.px - m.a * m.py, n22 = m.a * m.d - m.c * m.b
+        // The circle's conic Q = Lᵀ·diag(1, 1, −r²)·L with L = (x − cx, y − cy, 1),
+        // so Q' = Nᵀ·Q·N has entries uᵢuⱼ + vᵢvⱼ − r²wᵢwⱼ over N's columns.
+        let u0 = n00 - c.x * n20, u1 = n01 - c.x * n21, u2 = n02 - c.x * n22
+        let v0 = n10 - c.y * n20, v1 = n11 - c.y * n21, v2 = n12 - c.y * n22
+        let r2 = r * r
+        let k00 = u0 * u0 + v0 * v0 - r2 * n20 * n20, k01 = u0 * u1 + v0 * v1 - r2 * n20 * n21
+        let k02 = u0 * u2 + v0 * v2 - r2 * n20 * n22, k11 = u1 * u1 + v1 * v1 - r2 * n21 * n21
+        let k12 = u1 * u2 + v1 * v2 - r2 * n21 * n22, k22 = u2 * u2 + v2 * v2 - r2 * n22 * n22
+        let scale = max(abs(k00), abs(k01), abs(k02), abs(k11), abs(k12), abs(k22))
+        let A = k00 / scale, B = 2 * k01 / scale, C = k11 / scale
+        let D = 2 * k02 / scale, E = 2 * k12 / scale, F = k22 / scale
         // Centre: the gradient vanishes.
         let den = 4 * A * C - B * B
         let x0 = (B * E - 2 * C * D) / den, y0 = (B * D - 2 * A * E) / den

@@ -36,6 +36,9 @@ public struct SampledLoop: Sendable {
         public let element: Element
         public let keys: [(s: Double, v: Sample)]
         public let duration: Double
+        /// The element passes under perspective during the track: every
+        /// key carries its outline (`Sample.outline`).
+        public var outlined: Bool { keys.first?.v.outline != nil }
     }
 
     /// The canvas and the drawn extent of elements, in points.
@@ -111,6 +114,18 @@ public struct SampledLoop: Sendable {
         public var rotation = 0.0, scale = 1.0, strokeStart = 0.0, strokeEnd = 1.0, lineWidth = 0.0, cornerRadius = 0.0
         public var width = 0.0, height = 0.0
         public var present: Bool
+        /// An affine placement's linear part, decomposed as SVG's and CSS's
+        /// `rotate(rotation) scale(scale) skewX(skew) scale(scaleX, scaleY)`
+        /// (`place`): exports interpolate those lists component by
+        /// component, so the samples are checked against the engine in the
+        /// same terms (a matrix interpolated entry by entry would shrink a
+        /// turning squash).
+        public var skew = 0.0, scaleX = 1.0, scaleY = 1.0
+        /// Under perspective somewhere in its track: the element's outline
+        /// in canvas coordinates at every sample (whatever its placement at
+        /// that moment), which an export animates number by number, as SMIL
+        /// and CSS interpolate path data. `nil` on other tracks.
+        public var outline: [OutlineSegment]?
 
         init(x: Double, y: Double, r: Double, opacity: Double, present: Bool) {
             self.x = x; self.y = y; self.r = r; self.opacity = opacity; self.present = present
@@ -119,10 +134,53 @@ public struct SampledLoop: Sendable {
         /// The largest difference that matters, in tolerance units
         /// (over 1: the SVG's straight line strays too far).
         func stray(from o: Sample) -> Double {
+            // An outline says all of the shape; the nearest similarity's
+            // turn would only add keys where it wraps.
+            if let a = outline, let b = o.outline {
+                return max(abs(opacity - o.opacity) / SampledLoop.valueTolerance, (Self.outlineStray(a, b) ?? .infinity) / SampledLoop.positionTolerance)
+            }
             let position = max(abs(x - o.x), abs(y - o.y), abs(r - o.r), abs(lineWidth - o.lineWidth), abs(cornerRadius - o.cornerRadius),
                                abs(width - o.width), abs(height - o.height)) / SampledLoop.positionTolerance
-            let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd)) / SampledLoop.valueTolerance
-            return max(position, value)
+            let value = max(abs(opacity - o.opacity), abs(rotation - o.rotation), abs(scale - o.scale), abs(strokeStart - o.strokeStart), abs(strokeEnd - o.strokeEnd),
+                            abs(skew - o.skew), abs(scaleX - o.scaleX), abs(scaleY - o.scaleY)) / SampledLoop.valueTolerance
+            return max(position, value, outlineStray(from: o) / SampledLoop.positionTolerance)
+        }
+
+        /// How far apart two samples' outlines are, in points; infinite
+        /// when only one has one, or their paths differ in structure (a jump).
+        func outlineStray(from o: Sample) -> Double {
+            switch (outline, o.outline) {
+            case (nil, nil): return 0
+            case let (a?, b?): return Self.outlineStray(a, b) ?? .infinity
+            case (nil, _?), (_?, nil): return .infinity
+            }
+        }
+
+        /// The largest move of an outline's points and radii, and of an
+        /// arc's turn as far as it shows (the angle times the difference of
+        /// the radii); `nil` when the commands or flags differ.
+        static func outlineStray(_ a: [OutlineSegment], _ b: [OutlineSegment]) -> Double? {
+            guard a.count == b.count else { return nil }
+            var most = 0.0
+            for (p, q) in zip(a, b) {
+                switch (p, q) {
+                case let (.move(u), .move(v)), let (.line(u), .line(v)):
+                    most = max(most, abs(u.x - v.x), abs(u.y - v.y))
+                case let (.arc(rx1, ry1, t1, l1, s1, u), .arc(rx2, ry2, t2, l2, s2, v)):
+                    guard l1 == l2, s1 == s2 else { return nil }
+                    let turn = abs(halfTurnWrapped(t2 - t1)) * max(abs(rx1 - ry1), abs(rx2 - ry2))
+                    most = max(most, abs(u.x - v.x), abs(u.y - v.y), abs(rx1 - rx2), abs(ry1 - ry2), turn)
+                case (.close, .close): break
+                case (.move, _), (.line, _), (.arc, _), (.close, _): return nil
+                }
+            }
+            return most
+        }
+
+        /// An ellipse's axis angle is the same half a turn on: a difference
+        /// wrapped into [-π/2, π/2].
+        public static func halfTurnWrapped(_ d: Double) -> Double {
+            d - (d / .pi).rounded() * .pi
         }
 
         public static func mix(_ a: Sample, _ b: Sample, _ f: Double) -> Sample {
@@ -132,7 +190,25 @@ public struct SampledLoop: Sendable {
             m.strokeStart += (b.strokeStart - a.strokeStart) * f; m.strokeEnd += (b.strokeEnd - a.strokeEnd) * f
             m.lineWidth += (b.lineWidth - a.lineWidth) * f; m.cornerRadius += (b.cornerRadius - a.cornerRadius) * f
             m.width += (b.width - a.width) * f; m.height += (b.height - a.height) * f
+            m.skew += (b.skew - a.skew) * f; m.scaleX += (b.scaleX - a.scaleX) * f; m.scaleY += (b.scaleY - a.scaleY) * f
+            if let p = a.outline, let q = b.outline, outlineStray(p, q) != nil {
+                m.outline = zip(p, q).map { mixSegment($0, $1, f) }
+            }
             return m
+        }
+
+        /// Number by number, as SMIL and CSS interpolate path data; an arc's
+        /// angle the short way round its half turn.
+        static func mixSegment(_ p: OutlineSegment, _ q: OutlineSegment, _ f: Double) -> OutlineSegment {
+            func mix(_ u: Point, _ v: Point) -> Point { Point(x: u.x + (v.x - u.x) * f, y: u.y + (v.y - u.y) * f) }
+            switch (p, q) {
+            case let (.move(u), .move(v)): return .move(mix(u, v))
+            case let (.line(u), .line(v)): return .line(mix(u, v))
+            case let (.arc(rx1, ry1, t1, l, s, u), .arc(rx2, ry2, t2, _, _, v)):
+                return .arc(rx: rx1 + (rx2 - rx1) * f, ry: ry1 + (ry2 - ry1) * f, angle: t1 + halfTurnWrapped(t2 - t1) * f,
+                            largeArc: l, sweep: s, to: mix(u, v))
+            case (.move, _), (.line, _), (.arc, _), (.close, _): return p
+            }
         }
     }
 
@@ -143,18 +219,49 @@ public struct SampledLoop: Sendable {
         return frame
     }
 
-    public static func sample(_ e: Element?) -> Sample? {
+    /// `outlined`: the element's track passes under perspective, and each
+    /// sample carries its outline.
+    public static func sample(_ e: Element?, outlined: Bool = false) -> Sample? {
         guard let e else { return nil }
+        if outlined {
+            var s = sample(e)!
+            s.outline = e.outline()
+            return s
+        }
         switch e.shape {
         // A circle is sampled by its drawn radius alone.
-        case .circle: return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
-        case .rect, .ring, .segment, .triangle: break
+        case .circle where e.placement == nil: return Sample(x: e.x, y: e.y, r: e.diameter * e.scale / 2, opacity: e.opacity, present: true)
+        case .circle, .rect, .ring, .segment, .triangle: break
         }
         var s = Sample(x: e.x, y: e.y, r: 0, opacity: e.opacity, present: true)
         s.rotation = e.rotation; s.scale = e.scale
         s.strokeStart = e.strokeStart; s.strokeEnd = e.strokeEnd; s.lineWidth = e.lineWidth; s.cornerRadius = e.cornerRadius
         s.width = e.width; s.height = e.height
+        if let p = e.placement { place(&s, e, p) }
         return s
+    }
+
+    /// An affine placement's decomposition M = s·R(θ)·K(φ)·S(sx, sy): s is
+    /// its uniform scale √|det| (the element's `scale`; in a circle's drawn
+    /// radius), K a skew along x, and the rest follows from a = s·sx·cos θ,
+    /// b = s·sx·sin θ, sy = det/(s²·sx), tan φ = (a·c + b·d)/(s²·sx·sy).
+    /// A similarity is then sx = sy = 1, φ = 0: the same values as an
+    /// element with no placement, so a squash that passes through none
+    /// (a scale of 1) animates on without a jump. A projective placement
+    /// leaves these as they are: its track carries outlines.
+    static func place(_ s: inout Sample, _ e: Element, _ p: PlaneTransform) {
+        guard p.isAffine else { return }
+        let det = p.a * p.d - p.b * p.c, k = abs(det).squareRoot()
+        s.rotation = atan2(p.b, p.a)
+        // A circle's uniform scale is in its radius (scale 1), as without a placement.
+        if e.shape == .circle { s.r = e.diameter * k / 2 } else { s.scale = k }
+        // A flat map draws nothing; its parts stay those of no squash.
+        guard k > 0 else { return }
+        let sx = (p.a * p.a + p.b * p.b).squareRoot() / k
+        guard sx > 0 else { return }
+        s.scaleX = sx
+        s.scaleY = det / (k * k * sx)
+        s.skew = atan((p.a * p.c + p.b * p.d) / (k * k * sx * s.scaleY))
     }
 
     /// Each element's own period, where the loop is not a period of every
@@ -241,17 +348,19 @@ public struct SampledLoop: Sendable {
             absent.present = false
             return absent
         }
+        let projective = { (frame: [ElementID: Element]) in frame[id]?.placement.map { !$0.isAffine } ?? false }
+        let outlined = grid.points.contains(where: projective) || grid.quarters.contains(where: projective)
         // Between grid points: the engine's frame for this one element.
         func value(_ s: Double, near: Sample?) -> Sample {
-            Self.sample(loader.frame(at: start + s).elements.first { $0.id == id }) ?? absent(near: near)
+            Self.sample(loader.frame(at: start + s).elements.first { $0.id == id }, outlined: outlined) ?? absent(near: near)
         }
         var keys: [(s: Double, v: Sample)] = []
-        var previous = Self.sample(grid.points[0][id]) ?? absent(near: nil)
+        var previous = Self.sample(grid.points[0][id], outlined: outlined) ?? absent(near: nil)
         keys.append((0, previous))
         for i in 1...count {
             let b = length * Double(i) / Double(count)
-            let vb = Self.sample(grid.points[i][id]) ?? absent(near: previous)
-            let look = { (q: Int) in Self.sample(grid.quarters[3 * (i - 1) + q][id]) ?? absent(near: previous) }
+            let vb = Self.sample(grid.points[i][id], outlined: outlined) ?? absent(near: previous)
+            let look = { (q: Int) in Self.sample(grid.quarters[3 * (i - 1) + q][id], outlined: outlined) ?? absent(near: previous) }
             refine(keys.last!.s, keys.last!.v, b, vb, into: &keys, value: { value($0, near: $1) },
                    known: (look(1), (look(0), look(2))))
             keys.append((b, vb))
@@ -261,6 +370,7 @@ public struct SampledLoop: Sendable {
         for i in keys.indices where !keys[i].v.present {
             if let j = keys[i...].firstIndex(where: { $0.v.present }) ?? keys[..<i].lastIndex(where: { $0.v.present }) {
                 keys[i].v.x = keys[j].v.x; keys[i].v.y = keys[j].v.y; keys[i].v.r = keys[j].v.r
+                keys[i].v.outline = keys[j].v.outline
             }
         }
         return keys
@@ -299,11 +409,18 @@ public struct SampledLoop: Sendable {
                 let j = cursors[n]
                 guard j + 1 < keys.count else { continue }
                 let (a, b) = (keys[j], keys[j + 1])
-                if b.s - a.s > Self.minimumStep * 1.01, a.v.present, b.v.present, let truth = Self.sample(frame[id]) {
+                if b.s - a.s > Self.minimumStep * 1.01, a.v.present, b.v.present, let truth = Self.sample(frame[id], outlined: track.outlined) {
                     let m = Sample.mix(a.v, b.v, (s - a.s) / (b.s - a.s))
+                    if track.outlined {
+                        // The outline and opacity are all an export draws of it.
+                        maxOpacityError = max(maxOpacityError, abs(m.opacity - truth.opacity))
+                        maxPositionError = max(maxPositionError, m.outlineStray(from: truth))
+                        continue
+                    }
                     maxPositionError = max(maxPositionError, abs(m.x - truth.x), abs(m.y - truth.y))
                     maxOpacityError = max(maxOpacityError, abs(m.opacity - truth.opacity), abs(m.scale - truth.scale),
-                                          abs(m.rotation - truth.rotation), abs(m.strokeStart - truth.strokeStart), abs(m.strokeEnd - truth.strokeEnd))
+                                          abs(m.rotation - truth.rotation), abs(m.strokeStart - truth.strokeStart), abs(m.strokeEnd - truth.strokeEnd),
+                                          abs(m.skew - truth.skew), abs(m.scaleX - truth.scaleX), abs(m.scaleY - truth.scaleY))
                     maxRadiusError = max(maxRadiusError, abs(m.r - truth.r), abs(m.lineWidth - truth.lineWidth), abs(m.cornerRadius - truth.cornerRadius),
                                          abs(m.width - truth.width), abs(m.height - truth.height))
                 }

@@ -3,32 +3,39 @@
 /// perspective term is m34. Its sixteen numbers in order are also CSS
 /// `matrix3d()`'s arguments. `concat(a, b)` applies `a` first.
 public struct Transform3D: Sendable, Equatable {
-    /// m[4·(i−1) + (j−1)] = mij.
-    public var m: [Double]
+    /// storage[4·(i−1) + (j−1)] = mij, inline: a product allocates nothing.
+    public var storage: InlineArray<16, Double>
 
     @inlinable public init(_ m: [Double]) {
         precondition(m.count == 16, "a 4×4 matrix has 16 numbers")
-        self.m = m
+        storage = InlineArray { m[$0] }
+    }
+
+    @inlinable init(storage: InlineArray<16, Double>) { self.storage = storage }
+
+    /// The sixteen numbers, m11…m44.
+    public var m: [Double] { (0..<16).map { storage[$0] } }
+
+    public static func == (a: Transform3D, b: Transform3D) -> Bool {
+        for k in 0..<16 where a.storage[k] != b.storage[k] { return false }
+        return true
     }
 
     public static let identity = Transform3D([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
     @inlinable public subscript(i: Int, j: Int) -> Double {
-        get { m[4 * i + j] }
-        set { m[4 * i + j] = newValue }
+        get { storage[4 * i + j] }
+        set { storage[4 * i + j] = newValue }
     }
 
     public var isIdentity: Bool { self == .identity }
 
     /// `CATransform3DConcat(a, b)`: a, then b.
     public static func concat(_ a: Transform3D, _ b: Transform3D) -> Transform3D {
-        var r = [Double](repeating: 0, count: 16)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                r[4 * i + j] = a[i, 0] * b[0, j] + a[i, 1] * b[1, j] + a[i, 2] * b[2, j] + a[i, 3] * b[3, j]
-            }
-        }
-        return Transform3D(r)
+        Transform3D(storage: InlineArray { k in
+            let i = k >> 2, j = k & 3
+            return a[i, 0] * b[0, j] + a[i, 1] * b[1, j] + a[i, 2] * b[2, j] + a[i, 3] * b[3, j]
+        })
     }
 
     /// `self`, then `next`.
@@ -67,7 +74,8 @@ public struct Transform3D: Sendable, Equatable {
     /// The map of the plane z = 0 into the plane of the result (divide by
     /// w, drop z): rows and columns 1, 2 and 4.
     public var plane: PlaneTransform {
-        PlaneTransform(a: m[0], b: m[1], c: m[4], d: m[5], tx: m[12], ty: m[13], px: m[3], py: m[7], pw: m[15])
+        PlaneTransform(a: storage[0], b: storage[1], c: storage[4], d: storage[5], tx: storage[12], ty: storage[13],
+                       px: storage[3], py: storage[7], pw: storage[15])
     }
 
     /// A plane map lifted to 4×4 (z passes through).
@@ -78,7 +86,7 @@ public struct Transform3D: Sendable, Equatable {
     /// The 2×2 minors of rows 1–2 and 3–4, shared by the determinant and
     /// the inverse.
     private var minors: (b: [Double], det: Double) {
-        let a = m
+        let a = storage
         let b = [a[0] * a[5] - a[1] * a[4], a[0] * a[6] - a[2] * a[4], a[0] * a[7] - a[3] * a[4],
                  a[1] * a[6] - a[2] * a[5], a[1] * a[7] - a[3] * a[5], a[2] * a[7] - a[3] * a[6],
                  a[8] * a[13] - a[9] * a[12], a[8] * a[14] - a[10] * a[12], a[8] * a[15] - a[11] * a[12],
@@ -90,7 +98,7 @@ public struct Transform3D: Sendable, Equatable {
 
     /// The inverse, or nil when the determinant is 0.
     public var inverse: Transform3D? {
-        let a = m, (b, det) = minors
+        let a = storage, (b, det) = minors
         guard det != 0, det.isFinite else { return nil }
         let k = 1 / det
         // The adjugate (cofactors from the minors) over the determinant.
@@ -133,7 +141,7 @@ public struct DecomposedTransform: Sendable, Equatable {
         guard t[3, 3] != 0 else { return nil }
         var matrix = t
         let w = t[3, 3]
-        for k in 0..<16 { matrix.m[k] /= w }
+        for k in 0..<16 { matrix.storage[k] /= w }
         var perspectiveMatrix = matrix
         for i in 0..<3 { perspectiveMatrix[i, 3] = 0 }
         perspectiveMatrix[3, 3] = 1

@@ -194,7 +194,8 @@ const announcementTime = 5000;   // ms a said text stays in the region
 
 // Draws frames into an <svg>, exactly as GET /loaders/{name}/frames.svg
 // does: circles never turned, rects turned about their centre, rings as
-// strokes trimmed from 12 o'clock; one node per element, with data-element.
+// strokes trimmed from 12 o'clock, a squashed shape under its matrix, one
+// under perspective as its outline; one node per element, with data-element.
 // Elements of the colour `follow` (#RRGGBB) are painted `currentColor`.
 export class FramePainter {
   constructor(svg) { this.svg = svg; this.nodes = new Map(); this.width = 0; this.height = 0; this.backdrop = null; }
@@ -215,23 +216,38 @@ export class FramePainter {
     let previous = this.backdrop;
     for (const e of frame.elements) {
       seen.add(e.id);
+      // Under perspective (matrix3d), the projected outline; squashed or
+      // skewed (matrix), the shape in a <g> even for a circle.
+      const kind = e.matrix3d ? "outline" : e.matrix ? `${e.shape} matrix` : e.shape;
       let node = this.nodes.get(e.id);
-      if (!node || node.kind !== e.shape) {
+      if (!node || node.kind !== kind) {
         if (node) node.remove();
-        node = e.shape === "circle" ? document.createElementNS(svgNS, "circle") : document.createElementNS(svgNS, "g");
-        if (e.shape !== "circle") node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", triangle: "path" }[e.shape] || "circle"));
-        node.kind = e.shape;
+        if (e.matrix3d) node = document.createElementNS(svgNS, "path");
+        else if (e.shape === "circle" && !e.matrix) node = document.createElementNS(svgNS, "circle");
+        else {
+          node = document.createElementNS(svgNS, "g");
+          node.append(document.createElementNS(svgNS, { rect: "rect", segment: "path", triangle: "path", circle: "circle" }[e.shape] || "circle"));
+        }
+        node.kind = kind;
         node.setAttribute("data-element", e.id);
         this.nodes.set(e.id, node);
       }
-      if (e.shape === "circle") {
+      if (e.matrix3d) {
+        // No SVG transform is projective: the outline is in canvas coordinates, exact.
+        set(node, { d: e.outline, fill: paint(e.color), opacity: e.opacity });
+      } else if (e.shape === "circle" && !e.matrix) {
         set(node, { cx: e.x, cy: e.y, r: e.diameter * e.scale / 2, fill: paint(e.color), opacity: e.opacity });
       } else {
-        // A turn folded into one turn: the same angle, exact in the browser's single-precision transforms.
+        // The shape about the origin, unscaled, under the element's own
+        // matrix, else placed, turned and scaled. A turn folded into one
+        // turn: the same angle, exact in the browser's single-precision transforms.
         const degrees = ((e.rotation || 0) % (2 * Math.PI)) * 180 / Math.PI;
-        set(node, { transform: `translate(${e.x} ${e.y}) rotate(${degrees}) scale(${e.scale})`, opacity: e.opacity });
+        const transform = e.matrix ? `matrix(${e.matrix.join(" ")})` : `translate(${e.x} ${e.y}) rotate(${degrees}) scale(${e.scale})`;
+        set(node, { transform, opacity: e.opacity });
         const shape = node.firstChild;
-        if (e.shape === "rect") {
+        if (e.shape === "circle") {
+          set(shape, { r: e.diameter / 2, fill: paint(e.color) });
+        } else if (e.shape === "rect") {
           set(shape, { x: -e.width / 2, y: -e.height / 2, width: e.width, height: e.height, rx: e.cornerRadius, fill: paint(e.color) });
         } else if (e.shape === "segment") {
           // From the arc's start through 12 o'clock to its end, then the chord.

@@ -29,6 +29,16 @@ extension OpenAPI {
             case .color:
                 w.field("type", "string")
                 w.field("pattern", "^#[0-9A-F]{6}$")
+            case let .numbers(count):
+                w.field("type", "array")
+                w.key("items")
+                w.beginObject()
+                w.field("type", "number")
+                w.endObject()
+                w.field("minItems", count)
+                w.field("maxItems", count)
+            case .pathData:
+                w.field("type", "string")
             }
             w.endObject()
         }
@@ -47,6 +57,8 @@ extension OpenAPI {
             (i == 0 ? "A \(shape.rawValue) has " : "a \(shape.rawValue) ") + list(shape.ownFields.map(named))
         }
         let omitted = ElementField.allCases.filter(\.isOmittedWhenZero).map(named)
-        return shapes.joined(separator: "; ") + ". Sizes are before scale; " + list(omitted) + " is left out when 0."
+        return shapes.joined(separator: "; ") + ". Sizes are before scale; " + list(omitted) + " is left out when 0. "
+            + "A squashed or skewed element adds matrix (its affine placement); one in perspective adds matrix3d "
+            + "and outline (its exact outline on the canvas) instead; scale and rotation are then the nearest turn and size."
     }
 }

@@ -61,8 +61,11 @@ struct CatalogueTests {
 
     @Test func equalizer() throws {
         #expect(try element("equalizer", 0, "bar2").height == 45)
+        // At its key time 0.5 (0.1 s late) the full bar squashed to 0.4 of its height.
         let bar0 = try element("equalizer", 0.6, "bar0")
-        #expect(near(bar0.height, 18) && bar0.width == 5 && bar0.x == 2.5 && bar0.y == 22.5)
+        #expect(bar0.height == 45 && bar0.width == 5 && bar0.x == 2.5 && bar0.y == 22.5)
+        let squash = try #require(bar0.placement)
+        #expect(squash.a == 1 && squash.b == 0 && squash.c == 0 && near(squash.d, 0.4, 1e-9) && squash.isAffine)
         #expect(try element("equalizer", 0, "bar4").x == 42.5)
     }
 

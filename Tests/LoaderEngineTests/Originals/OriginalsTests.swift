@@ -86,19 +86,24 @@ struct OriginalsTests {
         }
     }
 
-    /// `lineScale`: five lines, each `transform.scale.y` 1 → 0.4 → 1. The
-    /// format scales a bar's height instead: the same bar, its corners kept
-    /// round where the original squeezes them (docs/LOADERS.md).
+    /// `lineScale`: five `line` shapes (size/9 wide, the size tall, round
+    /// ends), each `transform.scale.y` 1 → 0.4 → 1 about its centre: the
+    /// whole bar squashed, its ends too.
     @Test func lineScale() throws {
         let size = 45.0                                          // host: size 45, no padding
         let line = size / 9
         let curve = Curve(0.2, 0.68, 0.18, 1.08)
-        try expectMatchesOriginal("equalizer", seconds: 2 * 1 + 0.5) { t in
+        try expectMatchesOriginalPlanes("line-scale", seconds: 2 * 1 + 0.5) { t in
             (0..<5).map { i in
-                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: 0.1 * Double(i + 1))
-                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * (scaleY.value(at: t) ?? 1), cornerRadius: line / 2)
+                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: 0.1 * Double(i + 1)).value(at: t) ?? 1
+                return Self.bar(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size, scaleY: scaleY)
             }
         }
+    }
+
+    /// A `line` bar squashed by `transform.scale.y` about its centre.
+    static func bar(x: Double, y: Double, width: Double, height: Double, scaleY: Double) -> ExpectedPlane {
+        ExpectedPlane(shape: "rect", width: width, height: height, cornerRadius: width / 2) { u, v in (x + u, y + scaleY * v) }
     }
 
     /// `pacman`: a mouth (an arc of radius size/4 stroked size/2 wide, from
@@ -197,31 +202,31 @@ struct OriginalsTests {
         }
     }
 
-    /// `lineScalePulseOut`: five lines size/9 wide, `transform.scale.y`
+    /// `lineScalePulseOut`: five `line` bars size/9 wide, `transform.scale.y`
     /// 1 → 0.4 → 1 in 1 s with (0.85, 0.25, 0.37, 0.85), beginning 0.4, 0.2,
     /// 0, 0.2, 0.4 s.
     @Test func lineScalePulseOut() throws {
         let size = 45.0, line = size / 9                         // host: size 45
         let curve = Curve(0.85, 0.25, 0.37, 0.85)
-        try expectMatchesOriginal("line-scale-pulse-out", seconds: 2.4) { t in
+        try expectMatchesOriginalPlanes("line-scale-pulse-out", seconds: 2.4) { t in
             [0.4, 0.2, 0, 0.2, 0.4].enumerated().map { i, begin in
-                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: begin)
-                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * (scaleY.value(at: t) ?? 1), cornerRadius: line / 2)
+                let scaleY = CAKeyframes(keyTimes: [0, 0.5, 1], values: [1, 0.4, 1], curves: [curve, curve], duration: 1, beginTime: begin).value(at: t) ?? 1
+                return Self.bar(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size, scaleY: scaleY)
             }
         }
     }
 
-    /// `lineScalePulseOutRapid`: the same lines, `transform.scale.y`
+    /// `lineScalePulseOutRapid`: the same bars, `transform.scale.y`
     /// 1 → 0.3 → 1 at key times 0, 0.8, 0.9 (the last value held after it)
     /// in 0.9 s with (0.11, 0.49, 0.38, 0.78), beginning 0.5, 0.25, 0, 0.25, 0.5 s.
     @Test func lineScalePulseOutRapid() throws {
         let size = 45.0, line = size / 9                         // host: size 45
         let curve = Curve(0.11, 0.49, 0.38, 0.78)
-        try expectMatchesOriginal("line-scale-pulse-out-rapid", seconds: 2.3) { t in
+        try expectMatchesOriginalPlanes("line-scale-pulse-out-rapid", seconds: 2.3) { t in
             [0.5, 0.25, 0, 0.25, 0.5].enumerated().map { i, begin in
                 var scaleY = 1.0
                 if t >= begin { scaleY = CAKeyframes.interpolate(wrapped(t - begin, 0.9) / 0.9, [0, 0.8, 0.9], [1, 0.3, 1], [curve, curve]) }
-                return Expected(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size * scaleY, cornerRadius: line / 2)
+                return Self.bar(x: line * 2 * Double(i) + line / 2, y: size / 2, width: line, height: size, scaleY: scaleY)
             }
         }
     }
@@ -560,6 +565,35 @@ struct OriginalsTests {
         }
     }
 
+    /// `squareSpin` and `triangleSkewSpin`: a `transform` keyframe
+    /// animation through CATransform3DConcat(rotateX(a), rotateY(b)) for
+    /// (a, b) = (0, 0), (π, 0), (π, π), (0, π), (0, 0), each factor
+    /// `CATransform3DMakeRotation` with m34 = −1/100, at key times 0, 0.25,
+    /// 0.5, 0.75, 1 of 3 s with (0.09, 0.57, 0.49, 0.9) per leg; the layer
+    /// (size × size, anchor at its centre) at the centre. The `rectangle`
+    /// fills the layer; the `triangle` runs from (0, 3h/4) up to (w/2, h/4)
+    /// and down to (w, 3h/4): a w × h/2 box centred on the layer's centre.
+    @Test(arguments: [("square-spin", "rect", 1.0), ("triangle-skew-spin", "triangle", 0.5)])
+    func squareSpin(name: String, shape: String, heightShare: Double) throws {
+        let size = 30.0, canvas = 40.0                           // host: size 30 in a 40-pt view
+        func rotateX(_ a: Double) -> CAMatrix { var t = CAMatrix.rotation(a, 1, 0, 0); t.m[2][3] = -1.0 / 100; return t }
+        func rotateY(_ a: Double) -> CAMatrix { var t = CAMatrix.rotation(a, 0, 1, 0); t.m[2][3] = -1.0 / 100; return t }
+        let values = [(0, 0), (Double.pi, 0), (.pi, .pi), (0, .pi), (0, 0)].map { CAMatrix.concat(rotateX($0.0), rotateY($0.1)) }
+        let decomposed = try values.map { try #require(UnmatrixParts($0)) }
+        for (value, parts) in zip(values, decomposed) {                  // the decomposition gives each keyframe back
+            #expect(zip(parts.matrix.flat, value.flat).allSatisfy { abs($0 - $1) < 1e-15 })
+        }
+        let curve = Curve(0.09, 0.57, 0.49, 0.9)
+        let animation = CATransformKeyframes(keyTimes: [0, 0.25, 0.5, 0.75, 1], values: decomposed, curves: Array(repeating: curve, count: 4), duration: 3)
+        try expectMatchesOriginalPlanes(name, seconds: 6) { t in
+            let m = animation.value(at: t)
+            return [ExpectedPlane(shape: shape, width: size, height: size * heightShare) { u, v in
+                let (x, y) = m.project(u, v)
+                return (canvas / 2 + x, canvas / 2 + y)
+            }]
+        }
+    }
+
     // MARK: SpinKit 1.2.5 (css/spinners/*.css)
 
     /// `fading-circle`: twelve dots 15 % of the box wide at the top of
@@ -694,6 +728,61 @@ struct OriginalsTests {
                 // transform-origin is the centre: the centre moves by the translation.
                 return Expected(x: cube / 2 + m.e, y: cube / 2 + m.f, scale: (m.a * m.d - m.b * m.c).squareRoot(),
                                 rotation: atan2(m.b, m.a), width: cube, height: cube, cornerRadius: 0)
+            }
+        }
+    }
+
+    /// `rotating-plane`: a 40-px square, `perspective(120px) rotateX(a)
+    /// rotateY(b)` about its centre with (a, b) = (0, 0), (−180.1°, 0),
+    /// (−180°, −179.9°) at 0, 50 %, 100 % of 1.2 s, `ease-in-out`.
+    @Test func rotatingPlane() throws {
+        let box = 40.0, canvas = 60.0                            // host: SpinKit's 40-px square in a 60-px canvas
+        let animation = CSSTransform3DKeyframes(stops: [
+            (0, [.perspective(120), .rotateX(0), .rotateY(0)]),
+            (0.5, [.perspective(120), .rotateX(-180.1), .rotateY(0)]),
+            (1, [.perspective(120), .rotateX(-180), .rotateY(-179.9)]),
+        ], duration: 1.2)
+        try expectMatchesOriginalPlanes("rotating-plane", seconds: 2.4) { t in
+            let m = animation.matrix(at: t)
+            return [ExpectedPlane(shape: "rect", width: box, height: box) { u, v in
+                let (x, y) = m.project(u, v)
+                return (canvas / 2 + x, canvas / 2 + y)
+            }]
+        }
+    }
+
+    /// `folding-cube`: a 40-px box turned `rotateZ(45deg)` about its
+    /// centre; four cubes half its size floated left in document order
+    /// (cube1, cube2, cube4, cube3), each `scale(1.1)` then `rotateZ(0, 90,
+    /// 270, 180deg)` about its centre; each cube's `:before` covers it and
+    /// runs `sk-foldCubeAngle` over 2.4 s, linear, fill both, delays 0, 0.3,
+    /// 0.9, 0.6 s, about its bottom-right corner: `perspective(140px)
+    /// rotateX(-180deg)` and opacity 0 at 0 % and 10 %, `perspective(140px)
+    /// rotateX(0deg)` and 1 at 25 % and 75 %, `perspective(140px)
+    /// rotateY(180deg)` and 0 at 90 % and 100 %.
+    @Test func foldingCube() throws {
+        let box = 40.0, cube = box / 2, offset = 12.0              // host: SpinKit's 40-px box centred in a 64-px canvas
+        let stops: [(Double, [CSSFunction3D])] = [
+            (0, [.perspective(140), .rotateX(-180)]), (0.1, [.perspective(140), .rotateX(-180)]),
+            (0.25, [.perspective(140), .rotateX(0)]), (0.75, [.perspective(140), .rotateX(0)]),
+            (0.9, [.perspective(140), .rotateY(180)]), (1, [.perspective(140), .rotateY(180)]),
+        ]
+        let cubes: [(left: Double, top: Double, turn: Double, delay: Double)] = [(0, 0, 0, 0), (cube, 0, 90, 0.3), (0, cube, 270, 0.9), (cube, cube, 180, 0.6)]
+        let turned = CSSMatrix3D.translate(box / 2, box / 2) * CSSFunction3D.rotateZ(45).matrix * .translate(-box / 2, -box / 2)
+        try expectMatchesOriginalPlanes("folding-cube", seconds: 2 * 2.4 + 0.9, samples: 1200) { t in
+            cubes.map { c in
+                let fold = CSSTransform3DKeyframes(stops: stops, duration: 2.4, delay: c.delay, curve: .linear, fillBackwards: true).matrix(at: t)
+                let fade = CSSKeyframes(stops: [(0, 0), (0.1, 0), (0.25, 1), (0.75, 1), (0.9, 0), (1, 0)], duration: 2.4, delay: c.delay,
+                                        curve: .linear, fillBackwards: true).value(at: t, base: 1)
+                let cubeTransform = CSSMatrix3D.translate(c.left + cube / 2, c.top + cube / 2) * CSSFunction3D.scale(1.1).matrix
+                    * CSSFunction3D.rotateZ(c.turn).matrix * .translate(-cube / 2, -cube / 2)
+                let outer = turned * cubeTransform
+                return ExpectedPlane(shape: "rect", width: cube, height: cube, opacity: fade) { u, v in
+                    // The face's point relative to its origin, the cube's bottom-right corner.
+                    let (x, y) = fold.project(u - cube / 2, v - cube / 2)
+                    let (X, Y) = outer.project(x + cube, y + cube)
+                    return (offset + X, offset + Y)
+                }
             }
         }
     }
