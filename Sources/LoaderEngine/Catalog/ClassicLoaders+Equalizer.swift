@@ -2,6 +2,8 @@ extension ClassicLoaders {
     /// `line-scale` (before: `equalizer`): NVActivityIndicatorView's
     /// `lineScale` at size 45, each full round-ended bar squashed by
     /// `transform.scale.y` as in the source, so its ends flatten.
+    /// With reduced motion it holds its first frame, every bar at full
+    /// height (the engine's own choice weighs scale, not scale.y).
     static let equalizer = #"""
 {
   "format": 1.1,
@@ -10,6 +12,7 @@ extension ClassicLoaders {
   "family": "NVActivityIndicatorView", "original": "lineScale",
   "canvas": {"width": 45, "height": 45},
   "color": "#333333",
+  "reducedPose": 0,
   "layers": [{
     "type": "replicator", "id": "bars", "position": [22.5, 22.5], "bounds": [45, 45],
     "instanceCount": 5, "instanceDelay": 0.1, "instanceTransform": {"translation": [10, 0]},

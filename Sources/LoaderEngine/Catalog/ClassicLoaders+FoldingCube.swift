@@ -23,7 +23,7 @@ extension ClassicLoaders {
     "sublayers": [
       {"type": "layer", "id": "cube1", "position": [10, 10], "bounds": [20, 20], "transform": {"scale": 1.1},
        "sublayers": [{
-         "type": "rect", "id": "cube1-face", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
+         "type": "rect", "id": "face1", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
          "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.007142857142857143, 0, 0, 0, 1]},
          "animations": [
           {"type": "keyframe", "keyPath": "transform.rotation.x", "values": [-3.141592653589793, -3.141592653589793, 0, 0, 0, 0], "keyTimes": [0, 0.1, 0.25, 0.75, 0.9, 1],
@@ -36,7 +36,7 @@ extension ClassicLoaders {
        }]},
       {"type": "layer", "id": "cube2", "position": [30, 10], "bounds": [20, 20], "transform": {"scale": 1.1, "rotation": 1.5707963267948966},
        "sublayers": [{
-         "type": "rect", "id": "cube2-face", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
+         "type": "rect", "id": "face2", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
          "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.007142857142857143, 0, 0, 0, 1]},
          "animations": [
           {"type": "keyframe", "keyPath": "transform.rotation.x", "values": [-3.141592653589793, -3.141592653589793, 0, 0, 0, 0], "keyTimes": [0, 0.1, 0.25, 0.75, 0.9, 1],
@@ -49,7 +49,7 @@ extension ClassicLoaders {
        }]},
       {"type": "layer", "id": "cube4", "position": [10, 30], "bounds": [20, 20], "transform": {"scale": 1.1, "rotation": 4.71238898038469},
        "sublayers": [{
-         "type": "rect", "id": "cube4-face", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
+         "type": "rect", "id": "face4", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
          "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.007142857142857143, 0, 0, 0, 1]},
          "animations": [
           {"type": "keyframe", "keyPath": "transform.rotation.x", "values": [-3.141592653589793, -3.141592653589793, 0, 0, 0, 0], "keyTimes": [0, 0.1, 0.25, 0.75, 0.9, 1],
@@ -62,7 +62,7 @@ extension ClassicLoaders {
        }]},
       {"type": "layer", "id": "cube3", "position": [30, 30], "bounds": [20, 20], "transform": {"scale": 1.1, "rotation": 3.141592653589793},
        "sublayers": [{
-         "type": "rect", "id": "cube3-face", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
+         "type": "rect", "id": "face3", "anchorPoint": [1, 1], "position": [20, 20], "bounds": [20, 20], "backgroundColor": "color",
          "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.007142857142857143, 0, 0, 0, 1]},
          "animations": [
           {"type": "keyframe", "keyPath": "transform.rotation.x", "values": [-3.141592653589793, -3.141592653589793, 0, 0, 0, 0], "keyTimes": [0, 0.1, 0.25, 0.75, 0.9, 1],

@@ -2,6 +2,8 @@ extension ClassicLoaders {
     /// `line-scale-pulse-out`: NVActivityIndicatorView's
     /// `lineScalePulseOut` at size 45, `transform.scale.y` on the full
     /// round-ended bar as in the source (its ends flatten).
+    /// With reduced motion it holds its first frame, every bar at full
+    /// height (the engine's own choice weighs scale, not scale.y).
     static let lineScalePulseOut = #"""
 {
   "format": 1.1,
@@ -10,6 +12,7 @@ extension ClassicLoaders {
   "family": "NVActivityIndicatorView", "original": "lineScalePulseOut",
   "canvas": {"width": 45, "height": 45},
   "color": "#333333",
+  "reducedPose": 0,
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.5, 22.5], "bounds": [5, 45], "cornerRadius": 2.5, "backgroundColor": "color",
      "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.4, 1], "keyTimes": [0, 0.5, 1],

@@ -4,6 +4,8 @@ extension ClassicLoaders {
     /// which Core Animation holds the last value; the format's end at 1, so a
     /// last leg holds it; `transform.scale.y` on the full round-ended bar,
     /// as in the source.
+    /// With reduced motion it holds its first frame, every bar at full
+    /// height (the engine's own choice weighs scale, not scale.y).
     static let lineScalePulseOutRapid = #"""
 {
   "format": 1.1,
@@ -12,6 +14,7 @@ extension ClassicLoaders {
   "family": "NVActivityIndicatorView", "original": "lineScalePulseOutRapid",
   "canvas": {"width": 45, "height": 45},
   "color": "#333333",
+  "reducedPose": 0,
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.5, 22.5], "bounds": [5, 45], "cornerRadius": 2.5, "backgroundColor": "color",
      "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.3, 1, 1], "keyTimes": [0, 0.8, 0.9, 1],
