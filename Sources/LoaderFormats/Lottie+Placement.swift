@@ -13,16 +13,18 @@ import LoaderEngine
 ///   outline as a path animated at the frame rate: lines and the
 ///   projected curves as cubic pieces.
 extension Lottie {
-    /// For each element shown with a placement at some frame: the element
-    /// at every frame of the loop (frame f at `start + f / frameRate`),
-    /// nil where it is absent. Empty when no element has a placement:
-    /// every other loader is written as before.
+    /// For each element shown with a placement: the element at every frame
+    /// of the loop (frame f at `start + f / frameRate`), nil where it is
+    /// absent. Placed elements are those whose sampled keyframes carry a
+    /// squash, a skew or an outline; with none (every format 1 loader) no
+    /// frame is computed here and the document is as before.
     static func placedFrames(_ loop: SampledLoop) -> [ElementID: [Element?]] {
+        let ids = Set(loop.tracks.filter { track in
+            track.keys.contains { $0.v.outline != nil || $0.v.skew != 0 || $0.v.scaleX != 1 || $0.v.scaleY != 1 }
+        }.map(\.element.id))
+        guard !ids.isEmpty else { return [:] }
         let count = Int((loop.duration * frameRate + 1e-9).rounded(.down)) + 1
         func frame(_ f: Int) -> Frame { loop.loader.frame(at: loop.start + Double(f) / frameRate) }
-        var ids = Set<ElementID>()
-        for f in 0..<count { for e in frame(f).elements where e.placement != nil { ids.insert(e.id) } }
-        guard !ids.isEmpty else { return [:] }
         var result: [ElementID: [Element?]] = [:]
         for id in ids { result[id] = [Element?](repeating: nil, count: count) }
         for f in 0..<count { for e in frame(f).elements where ids.contains(e.id) { result[e.id]![f] = e } }
