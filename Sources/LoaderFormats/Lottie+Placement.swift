@@ -4,7 +4,7 @@ import Glibc
 import LoaderEngine
 
 /// Elements with a placement (a squash, a skew, a perspective) in Lottie.
-/// rlottie, like most players, has no skew and draws no 3D layers, so:
+/// rlottie reads no skew (`sk`, `sa`) and draws no 3D layers, so:
 /// - a fill under a flat map (circle, rect, segment) keeps its shape item,
 ///   and the map's 2×2 is split exactly into rotation · scale x/y ·
 ///   rotation (its singular value decomposition): the layer turns and
@@ -29,14 +29,6 @@ extension Lottie {
         for id in ids { result[id] = [Element?](repeating: nil, count: count) }
         for f in 0..<count { for e in frame(f).elements where ids.contains(e.id) { result[e.id]![f] = e } }
         return result
-    }
-
-    /// The map from the element's plane to the canvas: its placement, or
-    /// the similarity its x, y, scale and rotation make.
-    static func map(_ e: Element) -> PlaneTransform {
-        if let p = e.placement { return p }
-        let (s, c) = (sin(e.rotation) * e.scale, cos(e.rotation) * e.scale)
-        return PlaneTransform(a: c, b: s, c: -s, d: c, tx: e.x, ty: e.y)
     }
 
     /// A 2×2 (columns (a, b) and (c, d)) as R(α) · diag(sx, sy) · R(β),
@@ -119,7 +111,7 @@ extension Lottie {
             var previous: (alpha: Double, sx: Double, sy: Double, beta: Double)? = nil
             var parts: [(alpha: Double, sx: Double, sy: Double, beta: Double)] = []
             for e in elements {
-                let m = map(e)
+                let m = e.canvasMap
                 let k: Double = switch e.shape {
                 case .circle: diameter > 0 ? e.diameter / diameter : 0
                 case .rect, .segment, .ring, .triangle: 1
@@ -128,7 +120,7 @@ extension Lottie {
                 parts.append(part)
                 previous = part
             }
-            property(&w, "p", times, elements.map { [map($0).tx, map($0).ty] }, tolerance: position)
+            property(&w, "p", times, elements.map { [$0.canvasMap.tx, $0.canvasMap.ty] }, tolerance: position)
             property(&w, "s", times, parts.map { [$0.sx * 100, $0.sy * 100] }, tolerance: 100 * value)
             property(&w, "r", times, parts.map { [$0.alpha * 180 / .pi] }, scalar: true, tolerance: value * 180 / .pi)
             turns = parts.map { $0.beta * 180 / .pi }
@@ -144,7 +136,7 @@ extension Lottie {
         w.beginArray()
         let color = [Double(first.color.red) / 255, Double(first.color.green) / 255, Double(first.color.blue) / 255, 1]
         if outline {
-            outlinePath(&w, times, elements.map { e in pieces(e).map { mapped($0, map(e)) } })
+            outlinePath(&w, times, elements.map { e in pieces(e).map { mapped($0, e.canvasMap) } })
             fill(&w, color)
             w.rawValue(Array(#"{"ty":"tr","a":{"a":0,"k":[0,0]},"p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#.utf8))
         } else {
