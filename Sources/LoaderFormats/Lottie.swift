@@ -16,6 +16,7 @@ package enum Lottie {
         let width = loop.loader.width.rounded(.up), height = loop.loader.height.rounded(.up)
         var w = JSONWriter(capacity: 4096 + loop.keyframeCount * 64)
         let frames = loop.duration * frameRate
+        let placed = placedFrames(loop)
         w.beginObject()
         w.field("v", "5.12.0")
         w.field("ver", 10000)
@@ -34,7 +35,7 @@ package enum Lottie {
             w.field("id", "cycle\(index + 1)")
             w.key("layers")
             w.beginArray()
-            layer(track, index: 1, frames: track.duration * frameRate, &w)
+            layer(track, index: 1, frames: track.duration * frameRate, placed: placed[track.element.id], &w)
             w.endArray()
             w.endObject()
         }
@@ -46,7 +47,7 @@ package enum Lottie {
             if ownPeriod(track, loop) {
                 cycleLayer(track, index: index + 1, width: width, height: height, frames: frames, &w)
             } else {
-                layer(track, index: index + 1, frames: frames, &w)
+                layer(track, index: index + 1, frames: frames, placed: placed[track.element.id], &w)
             }
         }
         if let background = loop.loader.background {
@@ -63,9 +64,14 @@ package enum Lottie {
     static func property(_ w: inout JSONWriter, _ key: String, _ keys: [(s: Double, v: SampledLoop.Sample)],
                          _ value: (SampledLoop.Sample) -> [Double], scalar: Bool = false, tolerance: Double,
                          exactZero: Bool = false) {
+        property(&w, key, keys.map(\.s), keys.map { value($0.v) }, scalar: scalar, tolerance: tolerance, exactZero: exactZero)
+    }
+
+    /// A property from its values at loop times `times` (seconds).
+    static func property(_ w: inout JSONWriter, _ key: String, _ times: [Double], _ values: [[Double]], scalar: Bool = false,
+                         tolerance: Double, exactZero: Bool = false) {
         w.key(key)
         w.beginObject()
-        let values = keys.map { value($0.v) }
         let first = values[0]
         let changes = values.contains { $0 != first }
         w.field("a", changes ? 1 : 0)
@@ -73,11 +79,11 @@ package enum Lottie {
         if !changes {
             numbers(&w, first, scalar: scalar)
         } else {
-            let kept = simplified(keys.map(\.s), values, tolerance: tolerance, exactZero: exactZero)
+            let kept = simplified(times, values, tolerance: tolerance, exactZero: exactZero)
             w.beginArray()
             for (n, i) in kept.enumerated() {
                 w.beginObject()
-                w.field("t", rounded(keys[i].s * frameRate))
+                w.field("t", rounded(times[i] * frameRate))
                 w.key("s")
                 numbers(&w, values[i], scalar: false)
                 if n + 1 < kept.count {
@@ -206,7 +212,8 @@ package enum Lottie {
         w.key("ks")
     }
 
-    static func layer(_ track: SampledLoop.Track, index: Int, frames: Double, _ w: inout JSONWriter) {
+    static func layer(_ track: SampledLoop.Track, index: Int, frames: Double, placed: [Element?]? = nil, _ w: inout JSONWriter) {
+        if let placed { return placedLayer(track, index: index, frames: frames, placed, &w) }
         let e = track.element, keys = track.keys
         // Each property may stray from the sampled keyframes by half the
         // sampling's own tolerance.

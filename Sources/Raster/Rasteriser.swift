@@ -34,6 +34,11 @@ public struct Rasteriser {
     var minRow = Int.max, maxRow = -1, minColumn = Int.max, maxColumn = -1
 
     static let flatness = 0.001
+    /// The flatness of the element being drawn, in its own units: smaller
+    /// than `flatness` where a placement stretches it.
+    var flatness = Rasteriser.flatness
+    /// The placed element's map from its plane to pixels, applied to each vertex.
+    var map: PlaneTransform? = nil
 
     /// An image of `width` × `height` pixels, `scale` pixels a point.
     public init(width: Int, height: Int, scale: Double, background: RGBColor?) {
@@ -97,10 +102,65 @@ public struct Rasteriser {
 
     /// One element, over what is drawn.
     public mutating func draw(_ e: Element) {
+        if let placement = e.placement { return draw(e, placed: placement) }
         let k = scale, s = e.scale * k
         let cx = e.x * k, cy = e.y * k
         guard e.opacity > 0, s > 0,
               [cx, cy, s, e.diameter, e.width, e.height, e.cornerRadius, e.lineWidth, e.rotation, e.arc].allSatisfy(\.isFinite) else { return }
+        outline(e, cx, cy, s, rotation: e.rotation)
+        composite(e.color, opacity: e.opacity)
+    }
+
+    /// An element whose placement is more than a similarity: its outline
+    /// built in its own plane (centre at the origin, unscaled, unturned) and
+    /// each vertex mapped to pixels. A projective map takes straight lines
+    /// to straight lines, so the mapped polygon is the flattened outline of
+    /// the projected shape; its curves are flattened finely enough that the
+    /// largest stretch of the map keeps them within `flatness` in pixels.
+    mutating func draw(_ e: Element, placed p: PlaneTransform) {
+        let k = scale
+        let pixels = PlaneTransform(a: k, b: 0, c: 0, d: k, tx: 0, ty: 0).after(p)
+        guard e.opacity > 0,
+              [pixels.a, pixels.b, pixels.c, pixels.d, pixels.tx, pixels.ty, pixels.px, pixels.py, pixels.pw,
+               e.diameter, e.width, e.height, e.cornerRadius, e.lineWidth, e.arc].allSatisfy(\.isFinite),
+              let stretch = Self.stretch(pixels, e) else { return }
+        map = pixels
+        flatness = Self.flatness / stretch
+        defer { map = nil; flatness = Self.flatness }
+        outline(e, 0, 0, 1, rotation: 0)
+        composite(e.color, opacity: e.opacity)
+    }
+
+    /// The largest stretch (Frobenius norm of the derivative) of `m` over
+    /// the element's box, looked at on a 9 × 9 grid and doubled for what
+    /// lies between; nil when part of the box is at or behind the eye
+    /// (the engine culls those) or the map is degenerate.
+    static func stretch(_ m: PlaneTransform, _ e: Element) -> Double? {
+        let (hw, hh): (Double, Double) = switch e.shape {
+        case .circle, .segment: (e.diameter / 2, e.diameter / 2)
+        case .ring: (e.diameter / 2 + e.lineWidth / 2, e.diameter / 2 + e.lineWidth / 2)
+        case .rect, .triangle: (e.width / 2, e.height / 2)
+        }
+        var largest = 0.0
+        for i in 0...8 {
+            for j in 0...8 {
+                let x = hw * (Double(i) / 4 - 1), y = hh * (Double(j) / 4 - 1)
+                let w = m.px * x + m.py * y + m.pw
+                guard w > 1e-9 else { return nil }
+                let X = (m.a * x + m.c * y + m.tx) / w, Y = (m.b * x + m.d * y + m.ty) / w
+                // ∂(X/w)/∂x = (a − X·px) / w, and so on.
+                let (xx, xy) = ((m.a - X * m.px) / w, (m.c - X * m.py) / w)
+                let (yx, yy) = ((m.b - Y * m.px) / w, (m.d - Y * m.py) / w)
+                largest = max(largest, (xx * xx + xy * xy + yx * yx + yy * yy).squareRoot())
+            }
+        }
+        guard largest > 0, largest.isFinite else { return nil }
+        return 2 * largest
+    }
+
+    /// The element's closed contours, about (cx, cy) at `s` pixels a unit,
+    /// turned by `rotation`.
+    mutating func outline(_ e: Element, _ cx: Double, _ cy: Double, _ s: Double, rotation: Double) {
         switch e.shape {
         case .circle:
             let r = e.diameter * s / 2
@@ -109,7 +169,7 @@ public struct Rasteriser {
             let w = e.width * s, h = e.height * s
             guard w > 0, h > 0 else { return }
             let cr = min(max(e.cornerRadius * s, 0), w / 2, h / 2)
-            let (sn, cs) = (sin(e.rotation), cos(e.rotation))
+            let (sn, cs) = (sin(rotation), cos(rotation))
             // Corners' centres, clockwise from the top right, each with the
             // quarter it turns through: turned with the rect, a corner is an
             // arc about its turned centre, flattened as every arc is.
@@ -120,7 +180,7 @@ public struct Rasteriser {
                     lineTo(px, py)
                     continue
                 }
-                let a = e.rotation + .pi / 2 * Double(i)
+                let a = rotation + .pi / 2 * Double(i)
                 arc(px, py, cr, from: a, to: a + .pi / 2, start: false)
             }
             close()
@@ -132,7 +192,7 @@ public struct Rasteriser {
                 arc(cx, cy, r + half, from: 0, to: 2 * .pi, start: true)
                 arc(cx, cy, max(r - half, 0), from: 2 * .pi, to: 0, start: true)
             } else {
-                let a0 = e.rotation + 2 * .pi * e.strokeStart, a1 = a0 + 2 * .pi * length
+                let a0 = rotation + 2 * .pi * e.strokeStart, a1 = a0 + 2 * .pi * length
                 arc(cx, cy, r + half, from: a0, to: a1, start: true)
                 cap(cx, cy, r, half, at: a1, round: e.lineCap == .round, end: true)
                 arc(cx, cy, max(r - half, 0), from: a1, to: a0, start: false)
@@ -142,12 +202,12 @@ public struct Rasteriser {
         case .segment:
             let r = e.diameter * s / 2, half = min(max(e.arc, 0), 2 * .pi) / 2
             guard half > 0 else { return }
-            arc(cx, cy, r, from: e.rotation - half, to: e.rotation + half, start: true)
+            arc(cx, cy, r, from: rotation - half, to: rotation + half, start: true)
             close()
         case .triangle:
             let w = e.width * s, h = e.height * s
             guard w > 0, h > 0 else { return }
-            let (sn, cs) = (sin(e.rotation), cos(e.rotation))
+            let (sn, cs) = (sin(rotation), cos(rotation))
             // Apex, right and left base corners, turned about the centre.
             close()
             for (x, y) in [(0, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)] {
@@ -155,11 +215,10 @@ public struct Rasteriser {
             }
             close()
         }
-        composite(e.color, opacity: e.opacity)
     }
 
     /// Segments for an arc of radius r through `angle`, within `flatness`.
-    static func steps(_ r: Double, _ angle: Double) -> Int {
+    static func steps(_ r: Double, _ angle: Double, flatness: Double = Rasteriser.flatness) -> Int {
         guard r > flatness else { return 1 }
         // A radius so large that 1 − flatness/r is 1 takes the most steps.
         let ratio = abs(angle) / (2 * acos(1 - flatness / r))
@@ -176,7 +235,7 @@ public struct Rasteriser {
     /// one before).
     mutating func arc(_ cx: Double, _ cy: Double, _ r: Double, from a0: Double, to a1: Double, start: Bool) {
         if start { close() }
-        let n = Self.steps(r, a1 - a0)
+        let n = Self.steps(r, a1 - a0, flatness: flatness)
         // Vertices a little outside the circle, so that each chord's slice
         // has its sector's area (r'² sin θ = r² θ): no area lost overall.
         let step = abs(a1 - a0) / Double(n)
@@ -184,7 +243,7 @@ public struct Rasteriser {
         // Past the picture's edges, what an outline does changes no pixel:
         // an arc that leaves the picture is flattened finely only near it.
         let margin = 2.0
-        if n > 64, cx - r < -margin || cy - r < -margin || cx + r > Double(width) + margin || cy + r > Double(height) + margin {
+        if n > 64, map == nil, cx - r < -margin || cy - r < -margin || cx + r > Double(width) + margin || cy + r > Double(height) + margin {
             return sparseArc(cx, cy, r, from: a0, to: a1, step: step, margin: margin)
         }
         // Each vertex turned from the one before by the step's rotation (no
@@ -242,6 +301,14 @@ public struct Rasteriser {
     }
 
     mutating func lineTo(_ x: Double, _ y: Double) {
+        if let m = map {
+            let w = m.px * x + m.py * y + m.pw
+            return plot((m.a * x + m.c * y + m.tx) / w, (m.b * x + m.d * y + m.ty) / w)
+        }
+        plot(x, y)
+    }
+
+    mutating func plot(_ x: Double, _ y: Double) {
         if let last { line(last.0, last.1, x, y) } else { first = (x, y) }
         last = (x, y)
     }

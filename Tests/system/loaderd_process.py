@@ -52,6 +52,35 @@ DEFINED = {
 }
 
 
+# Placed elements of every kind the exports write (format 1.1), for the
+# Lottie and pictures tests: a pill squashed along y and a dot skewed by a
+# whole matrix, a ring squashed along x while it turns and trims, and under
+# a container's perspective a plane turning about y and a disc about x.
+PLACED = {
+    "format": 1.1, "name": "placed", "summary": "A test loader: squashes, a skew, a squashed ring and two planes in perspective.",
+    "canvas": {"width": 120, "height": 40}, "color": "#2060C0",
+    "layers": [
+        {"type": "rect", "id": "bar", "position": [8, 20], "bounds": [8, 30], "cornerRadius": 4,
+         "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.4, 1], "duration": 1.2, "repeatCount": "infinity"}]},
+        {"type": "circle", "id": "dot", "position": [28, 20], "diameter": 20,
+         "animations": [{"type": "basic", "keyPath": "transform", "fromValue": [1, 0, 0, 0, -0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+                         "toValue": [1, 0, 0, 0, 0.6, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], "duration": 1.2, "autoreverses": True, "repeatCount": "infinity"}]},
+        {"type": "ring", "id": "arc", "position": [54, 20], "diameter": 26, "lineWidth": 5, "lineCap": "round",
+         "transform": {"scale.x": 0.6},
+         "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 2.4, "repeatCount": "infinity"},
+                        {"type": "keyframe", "keyPath": "strokeEnd", "values": [0.2, 0.8, 0.2], "duration": 1.2, "repeatCount": "infinity"}]},
+        {"type": "layer", "id": "stage", "position": [96, 20], "bounds": [44, 36],
+         "sublayerTransform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / 120, 0, 0, 0, 1]},
+         "sublayers": [{"type": "rect", "id": "plane", "position": [11, 18], "bounds": [18, 26], "cornerRadius": 4,
+                        "animations": [{"type": "keyframe", "keyPath": "transform.rotation.y", "values": [0, 1.2, 0],
+                                        "duration": 2.4, "repeatCount": "infinity"}]},
+                       {"type": "circle", "id": "disc", "position": [33, 18], "diameter": 18,
+                        "animations": [{"type": "keyframe", "keyPath": "transform.rotation.x", "values": [0, -1.1, 0],
+                                        "duration": 1.2, "repeatCount": "infinity"}]}]},
+    ],
+}
+
+
 def start_with_definitions(binary, *definitions):
     """A ready loaderd whose loaders directory holds these definitions: the
     process and its base URL."""

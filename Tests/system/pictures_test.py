@@ -9,7 +9,10 @@
    passes it, Pillow reads an RGBA image of ceil(canvas × dpr) pixels, and it
    matches a plain 16 × 16 supersampling rasteriser written here from the
    frame's JSON (circles, rects turned with rounded corners, rings with their
-   trim and caps, segments; source-over in sRGB values): at least 40 dB PSNR
+   trim and caps, segments, triangles; a placed element's samples taken back
+   into its own plane through the inverse of its `matrix` or `matrix3d`,
+   for the catalogue's squashed and 3D loaders and `placed`, defined here;
+   source-over in sRGB values): at least 40 dB PSNR
    on premultiplied RGBA, no channel more than 24/255 off.
 3. animation.png (APNG, fps 10, dpr 1, from 0) of every loader: pngcheck
    passes it; Pillow reads its frames; the delays add up to the loop's
@@ -41,7 +44,7 @@ import io, json, math, os, re, subprocess, sys, tempfile, urllib.error, urllib.r
 import numpy as np
 from PIL import Image
 
-from loaderd_process import start_with_definitions
+from loaderd_process import PLACED, start_with_definitions
 
 # Shapes partly opaque on no background, for the GIF's rule without matte.
 FADED = {
@@ -73,8 +76,28 @@ def rgb(color):
     return np.array([int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)])
 
 
+def plane_map(e):
+    """A placed element's map from its own plane to the canvas as a 3 × 3
+    (rows X, Y, W), from the frame's `matrix` or `matrix3d` (column-major,
+    its plane z = 0: columns 1, 2 and 4, rows 1, 2 and 4)."""
+    if "matrix" in e:
+        a, b, c, d, tx, ty = e["matrix"]
+        return np.array([[a, c, tx], [b, d, ty], [0, 0, 1.0]])
+    m = e["matrix3d"]
+    return np.array([[m[0], m[4], m[12]], [m[1], m[5], m[13]], [m[3], m[7], m[15]]])
+
+
 def inside(e, px, py, k):
     """Which sample points (pixels, k pixels a point) lie in element e."""
+    if "matrix" in e or "matrix3d" in e:
+        # Placed: each sample point taken back into the element's own plane
+        # (the inverse map), where the shape is unscaled and unturned.
+        inv = np.linalg.inv(plane_map(e))
+        x, y = px / k, py / k
+        w = inv[2, 0] * x + inv[2, 1] * y + inv[2, 2]
+        lx = (inv[0, 0] * x + inv[0, 1] * y + inv[0, 2]) / w
+        ly = (inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]) / w
+        return inside_own(e, lx, ly, 1)
     s = e["scale"] * k
     dx, dy = px - e["x"] * k, py - e["y"] * k
     rot = e.get("rotation", 0)
@@ -83,6 +106,20 @@ def inside(e, px, py, k):
     # Into the element's own axes.
     lx = dx * math.cos(rot) + dy * math.sin(rot)
     ly = -dx * math.sin(rot) + dy * math.cos(rot)
+    return inside_own(e, lx, ly, s)
+
+
+def inside_own(e, lx, ly, s):
+    """Which points (in the element's own axes about its centre, s of them a
+    unit of its sizes) lie in its shape."""
+    if e["shape"] == "circle":
+        return lx * lx + ly * ly <= (e["diameter"] * s / 2) ** 2
+    if e["shape"] == "triangle":
+        # Apex at the top middle, base along the bottom of the width × height box.
+        w, h = e["width"] * s / 2, e["height"] * s / 2
+        if w <= 0 or h <= 0:
+            return np.zeros_like(lx, dtype=bool)
+        return (ly <= h) & (np.abs(lx) <= w * (ly + h) / (2 * h))
     if e["shape"] == "rect":
         w, h = e["width"] * s / 2, e["height"] * s / 2
         r = min(e["cornerRadius"] * s, w, h)
@@ -160,13 +197,39 @@ def stacked(frame):
     """Shapes that overlap: loaderd, a browser at 1× and the supersampling
     reference blend one shape's edge pixels over another's, shape by shape,
     where Chromium at 8× blends them within an eighth of a pixel (two balls
-    crossing are up to 33/255 apart there at 1×)."""
+    crossing are up to 33/255 apart there at 1×). Where one of two is
+    placed, they overlap where their boxes on the canvas come within a point."""
     def extent(e):
         if e["shape"] == "circle":
             return e["diameter"] * e["scale"] / 2
         return max(e.get("diameter", 0) + e.get("lineWidth", 0), math.hypot(e.get("width", 0), e.get("height", 0))) * e["scale"] / 2
-    shown = [(e["x"], e["y"], extent(e)) for e in frame["elements"] if e["opacity"] > 0 and e["scale"] > 0]
-    return any(math.hypot(a[0] - b[0], a[1] - b[1]) < a[2] + b[2] for i, a in enumerate(shown) for b in shown[i + 1:])
+    def box(e):
+        """An element's box on the canvas: its own box's corners through its map
+        (the image of a convex box under a flat or projective map is the hull of theirs)."""
+        if e["shape"] == "circle" or e["shape"] == "segment":
+            hw = hh = e["diameter"] / 2
+        elif e["shape"] == "ring":
+            hw = hh = (e["diameter"] + e["lineWidth"]) / 2
+        else:
+            hw, hh = e["width"] / 2, e["height"] / 2
+        if placed(e):
+            m = plane_map(e)
+        else:
+            c, s = math.cos(e.get("rotation", 0)) * e["scale"], math.sin(e.get("rotation", 0)) * e["scale"]
+            m = np.array([[c, -s, e["x"]], [s, c, e["y"]], [0, 0, 1.0]])
+        corners = [m @ np.array([x, y, 1.0]) for x in (-hw, hw) for y in (-hh, hh)]
+        xs, ys = [c[0] / c[2] for c in corners], [c[1] / c[2] for c in corners]
+        return min(xs), min(ys), max(xs), max(ys)
+    def placed(e):
+        return "matrix" in e or "matrix3d" in e
+    shown = [e for e in frame["elements"] if e["opacity"] > 0 and e["scale"] > 0]
+    def overlap(a, b):
+        if placed(a) or placed(b):
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = box(a), box(b)
+            # Within a point: sharing edge pixels is enough.
+            return ax0 < bx1 + 1 and bx0 < ax1 + 1 and ay0 < by1 + 1 and by0 < ay1 + 1
+        return math.hypot(a["x"] - b["x"], a["y"] - b["y"]) < extent(a) + extent(b)
+    return any(overlap(a, b) for i, a in enumerate(shown) for b in shown[i + 1:])
 
 
 # In the page: frames.svg as an image drawn into a canvas at 8 × dpr device
@@ -264,7 +327,7 @@ def main():
         out = subprocess.run([bench, "zlib"], input=data, capture_output=True, check=True).stdout
         check(zlib.decompress(out) == data, f"deflate: {len(data)} bytes -> {len(out)}, inflated by zlib to the same bytes")
 
-    server, base = start_with_definitions(binary, FADED)
+    server, base = start_with_definitions(binary, FADED, PLACED)
     try:
         loaders = json.loads(get(base, "/loaders"))["loaders"]
         # 2. frames.png against the reference (the pictures kept for Chromium).
