@@ -45,20 +45,38 @@ extension PlaneTransform {
 /// How a layer's parent space reaches the canvas. A tree of format-1 layers
 /// only ever uses `similarity`, with the exact arithmetic it always had; a
 /// layer that uses a format-1.1 part (`LayerSpec.usesSpace`) is placed by
-/// plane maps from there down.
+/// plane maps from there down, held out of line (`PlanePlacing`) so that
+/// the format-1 walk passes no more than it did.
 struct Placing: Sendable {
     var similarity: Similarity
-    /// The parent's space (its bounds, y down) to the canvas, once any
-    /// level above is placed by plane maps.
-    var plane: PlaneTransform? = nil
-    /// What the parent applies to a sublayer before flattening it into its
-    /// own plane: a replicator's copy transform, then the
-    /// `sublayerTransform` about the parent's anchor point.
-    var pre: Transform3D? = nil
+    var space: PlanePlacing? = nil
+
+    init(similarity: Similarity) { self.similarity = similarity }
+
+    init(similarity: Similarity, plane: PlaneTransform, pre: Transform3D) {
+        self.similarity = similarity
+        space = PlanePlacing(plane: plane, pre: pre)
+    }
 
     static let identity = Placing(similarity: .identity)
 
-    var usesPlane: Bool { plane != nil || pre != nil }
+    var usesPlane: Bool { space != nil }
+    var plane: PlaneTransform? { space?.plane }
+    var pre: Transform3D? { space?.pre }
+}
+
+final class PlanePlacing: Sendable {
+    /// The parent's space (its bounds, y down) to the canvas.
+    let plane: PlaneTransform
+    /// What the parent applies to a sublayer before flattening it into its
+    /// own plane: a replicator's copy transform, then the
+    /// `sublayerTransform` about the parent's anchor point.
+    let pre: Transform3D
+
+    init(plane: PlaneTransform, pre: Transform3D) {
+        self.plane = plane
+        self.pre = pre
+    }
 }
 
 /// A layer ready to draw: model values and built animations.
@@ -235,7 +253,7 @@ final class SceneNode: Sendable {
         let state = state(at: local)
         switch kind {
         case .shape:
-            if let e = element(state, transform: transform, opacity: opacity, id: ids[index]) { elements.append(e) }
+            element(state, transform: transform, opacity: opacity, id: ids[index], into: &elements)
             index += 1
         case let .replicator(_, copies, sublayers):
             let faded = opacity * state.opacity
@@ -250,9 +268,9 @@ final class SceneNode: Sendable {
         }
     }
 
-    /// A shape layer's element in `state`, placed by `placing`, faded by
-    /// `opacity`; nil when part of it would pass behind the eye.
-    func element(_ state: LayerState, transform placing: Placing, opacity: Double, id: ElementID) -> Element? {
+    /// Appends a shape layer's element in `state`, placed by `placing`,
+    /// faded by `opacity`; none when part of it would pass behind the eye.
+    func element(_ state: LayerState, transform placing: Placing, opacity: Double, id: ElementID, into elements: inout [Element]) {
         guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
         let transform = placing.similarity
         var e: Element
@@ -269,7 +287,7 @@ final class SceneNode: Sendable {
             let raw = outer.after(level(state, origin: half, size: size, pre: placing.pre).plane)
             // Behind the eye (or at it) a point has no place on the canvas.
             for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
-                guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return nil }
+                guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return }
             }
             let plane = raw.normalized
             e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
@@ -311,7 +329,7 @@ final class SceneNode: Sendable {
             e.width = max(state.width, 0)
             e.height = max(state.height, 0)
         }
-        return e
+        elements.append(e)
     }
 
     /// A replicator's space in `state`, placed by `transform`.

@@ -388,7 +388,7 @@ enum ReducedPose {
             }
             switch node.kind {
             case .shape:
-                if let e = node.element(state, transform: transform, opacity: opacity, id: ids[count]) { elements.append(e) }
+                node.element(state, transform: transform, opacity: opacity, id: ids[count], into: &elements)
                 count += 1
             case let .replicator(_, copies, sublayers):
                 let own = node.placement(state, transform.similarity)
