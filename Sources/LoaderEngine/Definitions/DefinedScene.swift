@@ -287,47 +287,68 @@ final class SceneNode: Sendable {
 
     /// Appends a shape layer's element in `state`, placed by `placing`,
     /// faded by `opacity`; none when part of it would pass behind the eye.
+    @inline(__always)
     func element(_ state: LayerState, _ space: Space?, transform placing: Placing, opacity: Double, id: ElementID, into elements: inout [Element]) {
-        guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
+        if usesSpace || placing.usesPlane {
+            if let e = placedElement(state, space, placing, opacity: opacity, id: id) { elements.append(e) }
+        } else {
+            elements.append(flatElement(state, placing.similarity, opacity: opacity, id: id))
+        }
+    }
+
+    /// Format 1's element: placed by a similarity, exactly as always.
+    func flatElement(_ state: LayerState, _ transform: Similarity, opacity: Double, id: ElementID) -> Element {
+        guard case let .shape(shape, _, _) = kind else { preconditionFailure("a replicator draws no element") }
+        var e: Element
+        let p = transform.apply(state.position)
+        e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                    opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        e.rotation = transform.rotation + state.rotation
+        fill(&e, state)
+        return e
+    }
+
+    /// An element placed by plane maps; nil behind the eye.
+    func placedElement(_ state: LayerState, _ space: Space?, _ placing: Placing, opacity: Double, id: ElementID) -> Element? {
+        guard case let .shape(shape, _, _) = kind else { preconditionFailure("a replicator draws no element") }
         let transform = placing.similarity
         var e: Element
-        if usesSpace || placing.usesPlane {
-            // The box the shape fills, centred on its own plane's origin.
-            let size: Point
-            switch shape {
-            case .circle, .segment: size = Point(x: diameter, y: diameter)
-            case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
-            case .rect, .triangle: size = Point(x: max(state.width, 0), y: max(state.height, 0))
-            }
-            let outer = placing.plane ?? PlaneTransform(transform)
-            let half = Point(x: size.x / 2, y: size.y / 2)
-            let raw = outer.after(level(state, space, origin: half, size: size, pre: placing.pre).plane)
-            // Behind the eye (or at it) a point has no place on the canvas.
-            for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
-                guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return }
-            }
-            let plane = raw.normalized
-            e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
-                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            if plane.px == 0 && plane.py == 0 && plane.a == plane.d && plane.b == -plane.c {
-                // A similarity says all with x, y, scale and rotation.
-                e.scale = (plane.a * plane.a + plane.b * plane.b).squareRoot()
-                e.rotation = arctangent2(plane.b, plane.a)
-            } else {
-                // The nearest similarity at the centre: the linear part there.
-                let a = plane.a - plane.tx * plane.px, b = plane.b - plane.ty * plane.px
-                let c = plane.c - plane.tx * plane.py, d = plane.d - plane.ty * plane.py
-                e.scale = abs(a * d - b * c).squareRoot()
-                e.rotation = arctangent2(b, a)
-                e.placement = plane
-            }
-        } else {
-            let p = transform.apply(state.position)
-            e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
-                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            e.rotation = transform.rotation + state.rotation
+        // The box the shape fills, centred on its own plane's origin.
+        let size: Point
+        switch shape {
+        case .circle, .segment: size = Point(x: diameter, y: diameter)
+        case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
+        case .rect, .triangle: size = Point(x: max(state.width, 0), y: max(state.height, 0))
         }
-        // Each shape's own fields (Shape.ownFields); `diameter` is set above.
+        let outer = placing.plane ?? PlaneTransform(transform)
+        let half = Point(x: size.x / 2, y: size.y / 2)
+        let raw = outer.after(level(state, space, origin: half, size: size, pre: placing.pre).plane)
+        // Behind the eye (or at it) a point has no place on the canvas.
+        for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+            guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return nil }
+        }
+        let plane = raw.normalized
+        e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
+                    opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        if plane.px == 0 && plane.py == 0 && plane.a == plane.d && plane.b == -plane.c {
+            // A similarity says all with x, y, scale and rotation.
+            e.scale = (plane.a * plane.a + plane.b * plane.b).squareRoot()
+            e.rotation = arctangent2(plane.b, plane.a)
+        } else {
+            // The nearest similarity at the centre: the linear part there.
+            let a = plane.a - plane.tx * plane.px, b = plane.b - plane.ty * plane.px
+            let c = plane.c - plane.tx * plane.py, d = plane.d - plane.ty * plane.py
+            e.scale = abs(a * d - b * c).squareRoot()
+            e.rotation = arctangent2(b, a)
+            e.placement = plane
+        }
+        fill(&e, state)
+        return e
+    }
+
+    /// Each shape's own fields (Shape.ownFields); `diameter` is set by the maker.
+    func fill(_ e: inout Element, _ state: LayerState) {
+        guard case let .shape(shape, cap, arc) = kind else { return }
         switch shape {
         case .circle:
             break
@@ -346,7 +367,6 @@ final class SceneNode: Sendable {
             e.width = max(state.width, 0)
             e.height = max(state.height, 0)
         }
-        elements.append(e)
     }
 
     /// A replicator's space in `state`, placed by `transform`.
