@@ -45,20 +45,38 @@ extension PlaneTransform {
 /// How a layer's parent space reaches the canvas. A tree of format-1 layers
 /// only ever uses `similarity`, with the exact arithmetic it always had; a
 /// layer that uses a format-1.1 part (`LayerSpec.usesSpace`) is placed by
-/// plane maps from there down.
+/// plane maps from there down, held out of line (`PlanePlacing`) so that
+/// the format-1 walk passes no more than it did.
 struct Placing: Sendable {
     var similarity: Similarity
-    /// The parent's space (its bounds, y down) to the canvas, once any
-    /// level above is placed by plane maps.
-    var plane: PlaneTransform? = nil
-    /// What the parent applies to a sublayer before flattening it into its
-    /// own plane: a replicator's copy transform, then the
-    /// `sublayerTransform` about the parent's anchor point.
-    var pre: Transform3D? = nil
+    var space: PlanePlacing? = nil
+
+    init(similarity: Similarity) { self.similarity = similarity }
+
+    init(similarity: Similarity, plane: PlaneTransform, pre: Transform3D) {
+        self.similarity = similarity
+        space = PlanePlacing(plane: plane, pre: pre)
+    }
 
     static let identity = Placing(similarity: .identity)
 
-    var usesPlane: Bool { plane != nil || pre != nil }
+    var usesPlane: Bool { space != nil }
+    var plane: PlaneTransform? { space?.plane }
+    var pre: Transform3D? { space?.pre }
+}
+
+final class PlanePlacing: Sendable {
+    /// The parent's space (its bounds, y down) to the canvas.
+    let plane: PlaneTransform
+    /// What the parent applies to a sublayer before flattening it into its
+    /// own plane: a replicator's copy transform, then the
+    /// `sublayerTransform` about the parent's anchor point.
+    let pre: Transform3D
+
+    init(plane: PlaneTransform, pre: Transform3D) {
+        self.plane = plane
+        self.pre = pre
+    }
 }
 
 /// A layer ready to draw: model values and built animations.
@@ -78,6 +96,8 @@ final class SceneNode: Sendable {
 
     let kind: Kind
     let model: LayerState
+    /// The format-1.1 parts' model values (defaults unless `usesSpace`).
+    let modelSpace: Space
     let diameter: Double
     let bounds: Point
     let anchor: Point
@@ -97,12 +117,14 @@ final class SceneNode: Sendable {
         var model = spec.model
         model.color = AnimatedValue(spec.color.resolved(color))
         self.model = model
+        modelSpace = spec.space ?? Space()
         diameter = spec.diameter
         bounds = spec.bounds
         anchor = spec.anchor
         usesSpace = spec.usesSpace
         beginTime = spec.beginTime
-        animations = spec.animations.map { SceneNode.animation($0, model: model, color: color) }
+        let spatial = SpatialState(layer: model, space: spec.space ?? Space())
+        animations = spec.animations.map { SceneNode.animation($0, model: spatial, color: color) }
         specs = spec.animations
         if case .replicator = spec.kind { moves = spec.animations.contains(where: ReducedPose.moves) } else { moves = false }
         switch spec.kind {
@@ -152,8 +174,8 @@ final class SceneNode: Sendable {
     /// This layer's level, 4×4: a point of its bounds less `origin`
     /// (where its own plane's origin is), through its transform about the
     /// anchor, to its parent's space before the parent flattens it.
-    func level(_ state: LayerState, origin: Point, size: Point, pre: Transform3D?) -> Transform3D {
-        let space = state.space
+    func level(_ state: LayerState, _ space: Space?, origin: Point, size: Point, pre: Transform3D?) -> Transform3D {
+        let space = space ?? Space()
         var m = Transform3D.translation(origin.x - anchor.x * size.x, origin.y - anchor.y * size.y)
         m = m.then(Self.transform(scale: state.scale, rotation: state.rotation, space))
         m = m.then(.translation(state.position.x, state.position.y))
@@ -163,9 +185,9 @@ final class SceneNode: Sendable {
 
     /// What this container applies to its sublayers in copy `copy` before
     /// flattening (nil: nothing).
-    func inner(_ state: LayerState, copy: Similarity?) -> Transform3D? {
+    func inner(_ space: Space?, copy: Similarity?) -> Transform3D? {
         var m: Transform3D? = copy.map { Transform3D(PlaneTransform($0)) }
-        if let sub = state.spaceBox?.value.sublayerTransform {
+        if let sub = space?.sublayerTransform {
             let ax = anchor.x * bounds.x, ay = anchor.y * bounds.y
             let about = Transform3D.translation(-ax, -ay).then(sub).then(.translation(ax, ay))
             m = m.map { $0.then(about) } ?? about
@@ -175,12 +197,12 @@ final class SceneNode: Sendable {
 
     /// How a sublayer of this container, in copy `copy`, is placed; `own`
     /// is `placement(state, placing.similarity)`, made once for all copies.
-    func placing(_ state: LayerState, _ placing: Placing, own: Similarity, copy: Copy) -> Placing {
+    func placing(_ state: LayerState, _ space: Space?, _ placing: Placing, own: Similarity, copy: Copy) -> Placing {
         guard usesSpace || placing.usesPlane else { return Placing(similarity: own.after(copy.transform)) }
         let outer = placing.plane ?? PlaneTransform(placing.similarity)
-        let plane = outer.after(level(state, origin: Point(x: 0, y: 0), size: bounds, pre: placing.pre).plane)
+        let plane = outer.after(level(state, space, origin: Point(x: 0, y: 0), size: bounds, pre: placing.pre).plane)
         let isIdentity = copy.transform.a == 1 && copy.transform.b == 0 && copy.transform.tx == 0 && copy.transform.ty == 0
-        return Placing(similarity: placing.similarity, plane: plane, pre: inner(state, copy: isIdentity ? nil : copy.transform) ?? .identity)
+        return Placing(similarity: placing.similarity, plane: plane, pre: inner(space, copy: isIdentity ? nil : copy.transform) ?? .identity)
     }
 
     /// The values at `local` (time since `beginTime`).
@@ -190,9 +212,16 @@ final class SceneNode: Sendable {
         return state
     }
 
+    /// The values and the format-1.1 parts at `local`.
+    func spatial(at local: Double) -> SpatialState {
+        var state = SpatialState(layer: model, space: modelSpace)
+        for animation in animations { animation.apply(to: &state, at: local) }
+        return state
+    }
+
     /// Core Animation's rules for a basic animation's missing values: a
     /// missing one comes from the model value.
-    static func animation(_ spec: AnimationSpec, model: LayerState, color: RGBColor) -> any Animation {
+    static func animation(_ spec: AnimationSpec, model: SpatialState, color: RGBColor) -> any Animation {
         switch spec {
         case let .basic(keyPath, from, to, by, timing, function):
             let modelValue = model[keyPath]
@@ -219,8 +248,8 @@ final class SceneNode: Sendable {
             // A missing basic value is the model's matrix.
             let own: Transform3D
             switch target {
-            case .transform: own = model.spaceBox?.value.matrix ?? .identity
-            case .sublayerTransform: own = model.spaceBox?.value.sublayerTransform ?? .identity
+            case .transform: own = model.space.matrix ?? .identity
+            case .sublayerTransform: own = model.space.sublayerTransform ?? .identity
             }
             return MatrixAnimation(target, values: values.map { $0 ?? own }, keyTimes: keyTimes, timingFunctions: functions,
                                    calculationMode: mode, timing: timing, timingFunction: function)
@@ -232,16 +261,22 @@ final class SceneNode: Sendable {
     func render(at time: Double, transform: Placing, opacity: Double, ids: [ElementID], index: inout Int,
                 into elements: inout [Element]) {
         let local = time - beginTime
-        let state = state(at: local)
+        let state: LayerState, space: Space?
+        if usesSpace {
+            let spatial = spatial(at: local)
+            (state, space) = (spatial.layer, spatial.space)
+        } else {
+            (state, space) = (self.state(at: local), nil)
+        }
         switch kind {
         case .shape:
-            if let e = element(state, transform: transform, opacity: opacity, id: ids[index]) { elements.append(e) }
+            element(state, space, transform: transform, opacity: opacity, id: ids[index], into: &elements)
             index += 1
         case let .replicator(_, copies, sublayers):
             let faded = opacity * state.opacity
             let own = placement(state, transform.similarity)
             for copy in copies {
-                let placed = placing(state, transform, own: own, copy: copy)
+                let placed = placing(state, space, transform, own: own, copy: copy)
                 for sublayer in sublayers {
                     sublayer.render(at: local - copy.delay, transform: placed, opacity: faded * copy.alpha,
                                     ids: ids, index: &index, into: &elements)
@@ -250,49 +285,70 @@ final class SceneNode: Sendable {
         }
     }
 
-    /// A shape layer's element in `state`, placed by `placing`, faded by
-    /// `opacity`; nil when part of it would pass behind the eye.
-    func element(_ state: LayerState, transform placing: Placing, opacity: Double, id: ElementID) -> Element? {
-        guard case let .shape(shape, cap, arc) = kind else { preconditionFailure("a replicator draws no element") }
+    /// Appends a shape layer's element in `state`, placed by `placing`,
+    /// faded by `opacity`; none when part of it would pass behind the eye.
+    @inline(__always)
+    func element(_ state: LayerState, _ space: Space?, transform placing: Placing, opacity: Double, id: ElementID, into elements: inout [Element]) {
+        if usesSpace || placing.usesPlane {
+            if let e = placedElement(state, space, placing, opacity: opacity, id: id) { elements.append(e) }
+        } else {
+            elements.append(flatElement(state, placing.similarity, opacity: opacity, id: id))
+        }
+    }
+
+    /// Format 1's element: placed by a similarity, exactly as always.
+    func flatElement(_ state: LayerState, _ transform: Similarity, opacity: Double, id: ElementID) -> Element {
+        guard case let .shape(shape, _, _) = kind else { preconditionFailure("a replicator draws no element") }
+        var e: Element
+        let p = transform.apply(state.position)
+        e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
+                    opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        e.rotation = transform.rotation + state.rotation
+        fill(&e, state)
+        return e
+    }
+
+    /// An element placed by plane maps; nil behind the eye.
+    func placedElement(_ state: LayerState, _ space: Space?, _ placing: Placing, opacity: Double, id: ElementID) -> Element? {
+        guard case let .shape(shape, _, _) = kind else { preconditionFailure("a replicator draws no element") }
         let transform = placing.similarity
         var e: Element
-        if usesSpace || placing.usesPlane {
-            // The box the shape fills, centred on its own plane's origin.
-            let size: Point
-            switch shape {
-            case .circle, .segment: size = Point(x: diameter, y: diameter)
-            case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
-            case .rect, .triangle: size = Point(x: max(state.width, 0), y: max(state.height, 0))
-            }
-            let outer = placing.plane ?? PlaneTransform(transform)
-            let half = Point(x: size.x / 2, y: size.y / 2)
-            let raw = outer.after(level(state, origin: half, size: size, pre: placing.pre).plane)
-            // Behind the eye (or at it) a point has no place on the canvas.
-            for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
-                guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return nil }
-            }
-            let plane = raw.normalized
-            e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
-                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            if plane.px == 0 && plane.py == 0 && plane.a == plane.d && plane.b == -plane.c {
-                // A similarity says all with x, y, scale and rotation.
-                e.scale = (plane.a * plane.a + plane.b * plane.b).squareRoot()
-                e.rotation = arctangent2(plane.b, plane.a)
-            } else {
-                // The nearest similarity at the centre: the linear part there.
-                let a = plane.a - plane.tx * plane.px, b = plane.b - plane.ty * plane.px
-                let c = plane.c - plane.tx * plane.py, d = plane.d - plane.ty * plane.py
-                e.scale = abs(a * d - b * c).squareRoot()
-                e.rotation = arctangent2(b, a)
-                e.placement = plane
-            }
-        } else {
-            let p = transform.apply(state.position)
-            e = Element(id: id, shape: shape, x: p.x, y: p.y, diameter: diameter, scale: transform.scale * state.scale,
-                        opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
-            e.rotation = transform.rotation + state.rotation
+        // The box the shape fills, centred on its own plane's origin.
+        let size: Point
+        switch shape {
+        case .circle, .segment: size = Point(x: diameter, y: diameter)
+        case .ring: size = Point(x: diameter + max(state.lineWidth, 0), y: diameter + max(state.lineWidth, 0))
+        case .rect, .triangle: size = Point(x: max(state.width, 0), y: max(state.height, 0))
         }
-        // Each shape's own fields (Shape.ownFields); `diameter` is set above.
+        let outer = placing.plane ?? PlaneTransform(transform)
+        let half = Point(x: size.x / 2, y: size.y / 2)
+        let raw = outer.after(level(state, space, origin: half, size: size, pre: placing.pre).plane)
+        // Behind the eye (or at it) a point has no place on the canvas.
+        for (sx, sy) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+            guard raw.px * sx * half.x + raw.py * sy * half.y + raw.pw > 1e-9 else { return nil }
+        }
+        let plane = raw.normalized
+        e = Element(id: id, shape: shape, x: plane.tx, y: plane.ty, diameter: diameter, scale: 1,
+                    opacity: min(max(opacity * state.opacity, 0), 1), color: state.color.color)
+        if plane.px == 0 && plane.py == 0 && plane.a == plane.d && plane.b == -plane.c {
+            // A similarity says all with x, y, scale and rotation.
+            e.scale = (plane.a * plane.a + plane.b * plane.b).squareRoot()
+            e.rotation = arctangent2(plane.b, plane.a)
+        } else {
+            // The nearest similarity at the centre: the linear part there.
+            let a = plane.a - plane.tx * plane.px, b = plane.b - plane.ty * plane.px
+            let c = plane.c - plane.tx * plane.py, d = plane.d - plane.ty * plane.py
+            e.scale = abs(a * d - b * c).squareRoot()
+            e.rotation = arctangent2(b, a)
+            e.placement = plane
+        }
+        fill(&e, state)
+        return e
+    }
+
+    /// Each shape's own fields (Shape.ownFields); `diameter` is set by the maker.
+    func fill(_ e: inout Element, _ state: LayerState) {
+        guard case let .shape(shape, cap, arc) = kind else { return }
         switch shape {
         case .circle:
             break
@@ -311,7 +367,6 @@ final class SceneNode: Sendable {
             e.width = max(state.width, 0)
             e.height = max(state.height, 0)
         }
-        return e
     }
 
     /// A replicator's space in `state`, placed by `transform`.

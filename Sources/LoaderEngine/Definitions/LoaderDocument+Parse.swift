@@ -157,11 +157,12 @@ struct DocumentParser {
 
         var model = LayerState(position: try f["position"]?.point() ?? Point(x: 0, y: 0),
                                opacity: try f.number("opacity", default: 1, 0...1))
+        var modelSpace: Space? = nil
         if let t = f["transform"] {
             let (scale, rotation, space) = try transform(t)
             model.scale = scale
             model.rotation = rotation
-            if let space { model.space = space }
+            modelSpace = space
         }
         var anchor = Point(x: 0.5, y: 0.5)
         if let a = f["anchorPoint"] { anchor = try a.point(0...1) }
@@ -169,7 +170,11 @@ struct DocumentParser {
             let (scale, rotation, space) = try transform(st)
             let m = Self.matrix(scale: scale, rotation: rotation, space ?? Space())
             // The identity costs nothing: no 3D placement for it.
-            if !m.isIdentity { model.space.sublayerTransform = m }
+            if !m.isIdentity {
+                var space = modelSpace ?? Space()
+                space.sublayerTransform = m
+                modelSpace = space
+            }
         }
         let beginTime = try f.number("beginTime", default: 0, -1e6...1e6)
         var diameter = 0.0, bounds = Point(x: 0, y: 0), color = ColorSpec.loader
@@ -220,6 +225,7 @@ struct DocumentParser {
         var spec = LayerSpec(id: id, kind: kind, model: model, diameter: diameter, bounds: bounds, color: color,
                              beginTime: beginTime, animations: animations)
         spec.anchor = anchor
+        spec.space = modelSpace
         return spec
     }
 

@@ -52,6 +52,8 @@ struct LayerSpec: Sendable {
     /// `anchorPoint` (format 1.1): where in its bounds, 0…1, `position`
     /// puts the layer and its transforms turn.
     var anchor = Point(x: 0.5, y: 0.5)
+    /// The format-1.1 parts' model values, when any is written.
+    var space: Space? = nil
     let color: ColorSpec
     let beginTime: Double
     let animations: [AnimationSpec]
@@ -71,7 +73,7 @@ struct LayerSpec: Sendable {
     /// or squashing component, a matrix, a sublayerTransform): such a layer
     /// is placed by 4×4 products, the others as in format 1.
     var usesSpace: Bool {
-        anchor != Point(x: 0.5, y: 0.5) || model.spaceBox != nil || animations.contains(where: \.usesSpace)
+        anchor != Point(x: 0.5, y: 0.5) || space != nil || animations.contains(where: \.usesSpace)
     }
 
     /// Whether any copy of it draws an element. A frame never visits a

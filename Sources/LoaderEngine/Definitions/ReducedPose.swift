@@ -375,25 +375,30 @@ enum ReducedPose {
             let local = time - node.beginTime
             var held = shift
             var state: LayerState
+            var at: Double
             if let shift {
-                state = node.state(at: c.moment + shift)
+                at = c.moment + shift
+                state = node.state(at: at)
             } else {
                 var s = local - c.base
-                state = node.state(at: c.moment + s)
+                at = c.moment + s
+                state = node.state(at: at)
                 if measure(node, state) < c.most - 1e-9 * max(abs(c.most), 1e-300) {
                     s = 0
-                    state = node.state(at: c.moment)
+                    at = c.moment
+                    state = node.state(at: at)
                 }
                 if node.moves { held = s }
             }
+            let space = node.usesSpace ? node.spatial(at: at).space : nil
             switch node.kind {
             case .shape:
-                if let e = node.element(state, transform: transform, opacity: opacity, id: ids[count]) { elements.append(e) }
+                node.element(state, space, transform: transform, opacity: opacity, id: ids[count], into: &elements)
                 count += 1
             case let .replicator(_, copies, sublayers):
                 let own = node.placement(state, transform.similarity)
                 for copy in copies {
-                    let placed = node.placing(state, transform, own: own, copy: copy)
+                    let placed = node.placing(state, space, transform, own: own, copy: copy)
                     for sublayer in sublayers {
                         walk(sublayer, time: local - copy.delay, transform: placed,
                              opacity: opacity * state.opacity * copy.alpha, shift: held.map { $0 - copy.delay })

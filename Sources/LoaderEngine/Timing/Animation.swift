@@ -45,15 +45,6 @@ public struct Space: Sendable, Equatable {
     public init() {}
 }
 
-/// Holds a layer's `Space` out of line, so that a format-1 layer's state
-/// stays as small (and as fast to copy) as before. Never mutated: a write
-/// puts a new box.
-public final class SpaceBox: Sendable, Equatable {
-    public let value: Space
-    init(_ value: Space) { self.value = value }
-    public static func == (a: SpaceBox, b: SpaceBox) -> Bool { a === b || a.value == b.value }
-}
-
 /// An animated value: a number (in `x`), a point (`x`, `y`) or a colour's
 /// channels 0…255 (`x`, `y`, `z`), mixed component by component.
 public struct AnimatedValue: Sendable, Equatable {
@@ -80,6 +71,54 @@ public struct AnimatedValue: Sendable, Equatable {
     }
 }
 
+/// A layer's values with its format-1.1 parts: what a layer that uses them
+/// is computed in. A format-1 layer's `LayerState` stays as it was (plain
+/// numbers, copied as bytes); the parts live here beside it.
+public struct SpatialState: Sendable, Equatable {
+    public var layer: LayerState
+    public var space: Space
+
+    @inlinable public init(layer: LayerState, space: Space) {
+        self.layer = layer
+        self.space = space
+    }
+
+    subscript(property: AnimatableProperty) -> AnimatedValue {
+        get {
+            switch property {
+            case .rotationX: return AnimatedValue(space.rotationX)
+            case .rotationY: return AnimatedValue(space.rotationY)
+            case .scaleX: return AnimatedValue(space.scaleX)
+            case .scaleY: return AnimatedValue(space.scaleY)
+            case .scaleZ: return AnimatedValue(space.scaleZ)
+            case .translationX: return AnimatedValue(space.translationX)
+            case .translationY: return AnimatedValue(space.translationY)
+            case .translationZ: return AnimatedValue(space.translationZ)
+            case .translation: return AnimatedValue(space.translationX, space.translationY)
+            case .opacity, .position, .positionX, .positionY, .scale, .rotation, .color, .strokeStart, .strokeEnd,
+                 .lineWidth, .cornerRadius, .width, .height: return layer[property]
+            }
+        }
+        set {
+            switch property {
+            case .rotationX: space.rotationX = newValue.x
+            case .rotationY: space.rotationY = newValue.x
+            case .scaleX: space.scaleX = newValue.x
+            case .scaleY: space.scaleY = newValue.x
+            case .scaleZ: space.scaleZ = newValue.x
+            case .translationX: space.translationX = newValue.x
+            case .translationY: space.translationY = newValue.x
+            case .translationZ: space.translationZ = newValue.x
+            case .translation:
+                space.translationX = newValue.x
+                space.translationY = newValue.y
+            case .opacity, .position, .positionX, .positionY, .scale, .rotation, .color, .strokeStart, .strokeEnd,
+                 .lineWidth, .cornerRadius, .width, .height: layer[property] = newValue
+            }
+        }
+    }
+}
+
 /// The presentation values of a layer: what is drawn.
 public struct LayerState: Sendable, Equatable {
     public var position: Point
@@ -93,14 +132,6 @@ public struct LayerState: Sendable, Equatable {
     public var cornerRadius = 0.0
     public var width = 0.0
     public var height = 0.0
-    /// nil for a layer that uses no format-1.1 transform part.
-    public var spaceBox: SpaceBox? = nil
-
-    /// The format-1.1 parts (the defaults when none are set).
-    public var space: Space {
-        get { spaceBox?.value ?? Space() }
-        set { spaceBox = SpaceBox(newValue) }
-    }
 
     @inlinable
     public init(position: Point, opacity: Double = 1, scale: Double = 1) {
@@ -126,15 +157,11 @@ public struct LayerState: Sendable, Equatable {
             case .cornerRadius: return AnimatedValue(cornerRadius)
             case .width: return AnimatedValue(width)
             case .height: return AnimatedValue(height)
-            case .rotationX: return AnimatedValue(space.rotationX)
-            case .rotationY: return AnimatedValue(space.rotationY)
-            case .scaleX: return AnimatedValue(space.scaleX)
-            case .scaleY: return AnimatedValue(space.scaleY)
-            case .scaleZ: return AnimatedValue(space.scaleZ)
-            case .translationX: return AnimatedValue(space.translationX)
-            case .translationY: return AnimatedValue(space.translationY)
-            case .translationZ: return AnimatedValue(space.translationZ)
-            case .translation: return AnimatedValue(space.translationX, space.translationY)
+            // The format-1.1 parts are a SpatialState's; a LayerState alone
+            // has them at their defaults.
+            case .rotationX, .rotationY, .translationX, .translationY, .translationZ: return AnimatedValue(0)
+            case .scaleX, .scaleY, .scaleZ: return AnimatedValue(1)
+            case .translation: return AnimatedValue(0, 0)
             }
         }
         set {
@@ -152,17 +179,7 @@ public struct LayerState: Sendable, Equatable {
             case .cornerRadius: cornerRadius = newValue.x
             case .width: width = newValue.x
             case .height: height = newValue.x
-            case .rotationX: space.rotationX = newValue.x
-            case .rotationY: space.rotationY = newValue.x
-            case .scaleX: space.scaleX = newValue.x
-            case .scaleY: space.scaleY = newValue.x
-            case .scaleZ: space.scaleZ = newValue.x
-            case .translationX: space.translationX = newValue.x
-            case .translationY: space.translationY = newValue.x
-            case .translationZ: space.translationZ = newValue.x
-            case .translation:
-                space.translationX = newValue.x
-                space.translationY = newValue.y
+            case .rotationX, .rotationY, .scaleX, .scaleY, .scaleZ, .translationX, .translationY, .translationZ, .translation: break
             }
         }
     }
@@ -175,6 +192,12 @@ public protocol Animation: AnyObject, Sendable {
     /// Applies this animation's value at `parentTime` over `state`; an
     /// inactive animation leaves the state (the model value) untouched.
     func apply(to state: inout LayerState, at parentTime: Double)
+    /// The same over a layer's format-1.1 parts too.
+    func apply(to state: inout SpatialState, at parentTime: Double)
+}
+
+extension Animation {
+    public func apply(to state: inout SpatialState, at parentTime: Double) { apply(to: &state.layer, at: parentTime) }
 }
 
 /// `CABasicAnimation`: `value = fromValue + byValue * timingFunction(progress)`.
@@ -208,6 +231,11 @@ public final class BasicAnimation: Animation {
         guard let p = timing.progress(atParentTime: parentTime) else { return }
         state[keyPath] = fromValue + byValue * timingFunction(p)
     }
+
+    public func apply(to state: inout SpatialState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        state[keyPath] = fromValue + byValue * timingFunction(p)
+    }
 }
 
 /// `CAAnimationGroup`: children run on the group's local time, clipped to the
@@ -226,6 +254,12 @@ public final class AnimationGroup: Animation {
     }
 
     public func apply(to state: inout LayerState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        let local = timingFunction(p) * timing.duration
+        for child in animations { child.apply(to: &state, at: local) }
+    }
+
+    public func apply(to state: inout SpatialState, at parentTime: Double) {
         guard let p = timing.progress(atParentTime: parentTime) else { return }
         let local = timingFunction(p) * timing.duration
         for child in animations { child.apply(to: &state, at: local) }

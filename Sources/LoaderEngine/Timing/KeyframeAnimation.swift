@@ -70,6 +70,11 @@ public final class KeyframeAnimation: Animation {
         state[keyPath] = value(at: timingFunction(p))
     }
 
+    public func apply(to state: inout SpatialState, at parentTime: Double) {
+        guard let p = timing.progress(atParentTime: parentTime) else { return }
+        state[keyPath] = value(at: timingFunction(p))
+    }
+
     /// The value at `f` (0…1) of the animation.
     func value(at f: Double) -> AnimatedValue {
         switch keys {
@@ -151,7 +156,10 @@ public final class MatrixAnimation: Animation {
         self.timingFunction = timingFunction
     }
 
-    public func apply(to state: inout LayerState, at parentTime: Double) {
+    /// A layer's whole matrices are in its `SpatialState`: nothing here.
+    public func apply(to state: inout LayerState, at parentTime: Double) {}
+
+    public func apply(to state: inout SpatialState, at parentTime: Double) {
         guard let p = timing.progress(atParentTime: parentTime) else { return }
         let m = value(at: timingFunction(p))
         switch target {

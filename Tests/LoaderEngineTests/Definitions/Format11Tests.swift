@@ -211,7 +211,7 @@ struct Format11Tests {
         let document = try LoaderDocument.parse(text)
         let box = document.layers[0]
         #expect(box.anchor == Point(x: 0.25, y: 0.75))
-        let space = box.model.space
+        let space = try #require(box.space)
         #expect(space.rotationX == 0.1 && space.rotationY == 0.2 && box.model.rotation == 0.3 && box.model.scale == 0.9)
         #expect(space.scaleX == 1.1 && space.scaleY == 1.2 && space.scaleZ == 1.3)
         #expect(space.translationX == 1 && space.translationY == 2 && space.translationZ == 3)
