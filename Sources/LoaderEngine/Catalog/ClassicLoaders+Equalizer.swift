@@ -12,7 +12,6 @@ extension ClassicLoaders {
   "family": "NVActivityIndicatorView", "original": "lineScale",
   "canvas": {"width": 45, "height": 45},
   "color": "#333333",
-  "reducedPose": 0,
   "layers": [{
     "type": "replicator", "id": "bars", "position": [22.5, 22.5], "bounds": [45, 45],
     "instanceCount": 5, "instanceDelay": 0.1, "instanceTransform": {"translation": [10, 0]},

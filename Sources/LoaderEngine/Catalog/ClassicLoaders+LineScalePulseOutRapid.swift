@@ -14,7 +14,6 @@ extension ClassicLoaders {
   "family": "NVActivityIndicatorView", "original": "lineScalePulseOutRapid",
   "canvas": {"width": 45, "height": 45},
   "color": "#333333",
-  "reducedPose": 0,
   "layers": [
     {"type": "rect", "id": "bar0", "position": [2.5, 22.5], "bounds": [5, 45], "cornerRadius": 2.5, "backgroundColor": "color",
      "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [1, 0.3, 1, 1], "keyTimes": [0, 0.8, 0.9, 1],

@@ -212,6 +212,17 @@ final class SceneNode: Sendable {
         return state
     }
 
+    /// The values at `local` as the reduced pose weighs them: a squash
+    /// (`scale.x` × `scale.y`) counted into `scale`, so that a bar squashed
+    /// to 0.4 of its height draws 0.4 of its area there too.
+    func measured(at local: Double) -> LayerState {
+        guard usesSpace else { return state(at: local) }
+        let spatial = spatial(at: local)
+        var state = spatial.layer
+        state.scale *= abs(spatial.space.scaleX * spatial.space.scaleY).squareRoot()
+        return state
+    }
+
     /// The values and the format-1.1 parts at `local`.
     func spatial(at local: Double) -> SpatialState {
         var state = SpatialState(layer: model, space: modelSpace)

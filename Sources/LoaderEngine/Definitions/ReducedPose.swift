@@ -90,7 +90,7 @@ enum ReducedPose {
                 }
                 moments[slot] = chosen
                 if first == nil { first = chosen + spec.beginTime }
-                let state = node.state(at: chosen)
+                let state = node.measured(at: chosen)
                 placed.append(state.position)
                 if let r = radius(node, state) { discs.append(Disc(center: state.position, radius: r)) }
             }
@@ -243,10 +243,10 @@ enum ReducedPose {
                        clearOf discs: ArraySlice<Disc> = [], samples budget: Int = maxSamples) -> Double {
         guard !animations.isEmpty else { return 0 }
         let times = candidates(animations.map { ($0, 0) }, base: base, samples: budget)
-        let states = times.map { node.state(at: $0) }
+        let states = times.map { node.measured(at: $0) }
         let weigh = { (state: LayerState) in measure(node, state) * (box.map { inside(node, state, $0) } ?? 1) }
         let drawn = states.map(weigh)
-        if let preferred, let top = drawn.max(), weigh(node.state(at: preferred)) >= top - 1e-9 * max(abs(top), 1e-300) {
+        if let preferred, let top = drawn.max(), weigh(node.measured(at: preferred)) >= top - 1e-9 * max(abs(top), 1e-300) {
             return preferred
         }
         let distance = { (p: Point, q: Point) in ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
@@ -284,7 +284,7 @@ enum ReducedPose {
         let times = candidates(tracks, base: base, samples: max(24, min(maxSamples, budget / max(1, elements))))
         // Each element's share at each time: area × opacity inside its parent.
         func visit(_ node: SceneNode, _ local: Double, _ box: Point, _ opacity: Double, _ scale: Double, _ out: inout [Double]) {
-            let state = node.state(at: local)
+            let state = node.measured(at: local)
             guard case let .replicator(_, copies, sublayers) = node.kind else {
                 out.append(measure(node, state) * inside(node, state, box) * scale * scale * min(max(opacity, 0), 1))
                 return
@@ -359,7 +359,7 @@ enum ReducedPose {
             let local = time - node.beginTime
             let moment = moments[next]
             next += 1
-            chosen[ObjectIdentifier(node)] = (moment, local, measure(node, node.state(at: moment)))
+            chosen[ObjectIdentifier(node)] = (moment, local, measure(node, node.measured(at: moment)))
             if case let .replicator(_, _, sublayers) = node.kind {
                 for sublayer in sublayers { index(sublayer, time: local) }
             }
@@ -383,7 +383,7 @@ enum ReducedPose {
                 var s = local - c.base
                 at = c.moment + s
                 state = node.state(at: at)
-                if measure(node, state) < c.most - 1e-9 * max(abs(c.most), 1e-300) {
+                if measure(node, node.measured(at: at)) < c.most - 1e-9 * max(abs(c.most), 1e-300) {
                     s = 0
                     at = c.moment
                     state = node.state(at: at)
@@ -432,7 +432,7 @@ enum ReducedPose {
         let period = commonPeriod(cycles) ?? longest
         let count = min(budget, maxSamples, max(samples, Int((Double(samples) * period / longest).rounded(.up))))
         let time = { (k: Int) in start + period * Double(k) / Double(count) }
-        let states = (0..<count).map { node.state(at: time($0)) }
+        let states = (0..<count).map { node.measured(at: time($0)) }
         let distance = { (p: Point, q: Point) in ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot() }
         let clear: [Bool]? = discs.isEmpty ? nil : states.map { state in
             guard let r = radius(node, state) else { return true }

@@ -157,6 +157,17 @@ struct Format11Tests {
         #expect(still.placement == normal.placement && still.placement != nil)
     }
 
+    @Test func reducedPoseWeighsASquash() throws {
+        // A bar squashed by scale.y 1 → 0.2 → 1 draws most at scale.y 1: the
+        // default reduced pose (LOADERS.md: the moment it draws the most) holds
+        // it whole, at its full 10 × 40, not squashed.
+        let bar = #"{"type": "rect", "id": "bar", "position": [30, 30], "bounds": [10, 40], "animations": [{"type": "keyframe", "keyPath": "transform.scale.y", "values": [0.2, 1, 0.2], "keyTimes": [0, 0.5, 1], "duration": 1, "repeatCount": "infinity"}]}"#
+        let definition = try LoaderDefinition(definition: Array(Self.document(bar).utf8))
+        let still = try definition.configure(queryItems("motion=reduced")).frame(at: 0).elements[0]
+        let whole = still.placement.map { $0.d } ?? still.scale
+        #expect(near(whole, 1, 1e-3) && still.height == 40)
+    }
+
     /// (definition, the error's path suffix, a part of its message).
     static let refusals: [(String, String, String)] = [
         (document(format: "1", #"{"type": "rect", "id": "a", "bounds": [1, 1], "transform": {"rotation.x": 1}}"#), "transform.rotation.x", "needs \"format\": 1.1"),
