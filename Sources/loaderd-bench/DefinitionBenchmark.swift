@@ -39,8 +39,25 @@ enum DefinitionBenchmark {
         // One dot whose keyframe animations fill the limit, nested in groups.
         let keyframes = #"{"type": "keyframe", "keyPath": "opacity", "values": [\#((0..<100).map { "\($0 % 2)" }.joined(separator: ","))], "duration": 1, "repeatCount": "infinity", "timingFunctions": [\#(Array(repeating: "[0.4, 0, 0.2, 1]", count: 99).joined(separator: ","))]}"#
         let grouped = #"{"type": "circle", "id": "d", "diameter": 2, "animations": [{"type": "group", "duration": 1, "repeatCount": "infinity", "animations": [\#(Array(repeating: keyframes, count: 90).joined(separator: ","))]}]}"#
+        // Format 1.1: as many squares in perspective as fit, each turning
+        // about x and y, placed by plane maps and written with outlines.
+        func document11(_ layers: String) -> String {
+            #"{"format": 1.1, "name": "limit", "summary": "At the limit.", "canvas": {"width": 100, "height": 100}, "layers": [\#(layers)]}"#
+        }
+        let turn = { (path: String) in #"{"type": "basic", "keyPath": "\#(path)", "fromValue": 0, "toValue": 1, "duration": 0.7, "autoreverses": true, "repeatCount": "infinity", "timingFunction": [0.2, 0.68, 0.18, 1.08]}"# }
+        let planeCount = limit / (3 + FrameCost.spaceUnits)
+        let perPlane = max(0, limit / planeCount - 2 - FrameCost.spaceUnits)
+        let turns = (0..<perPlane).map { turn($0 % 2 == 0 ? "transform.rotation.x" : "transform.rotation.y") }
+        let planes = #"{"type": "replicator", "id": "r", "bounds": [100, 100], "instanceCount": \#(planeCount), "instanceDelay": 0.001, "instanceTransform": {"rotation": 0.01}, "sublayers": [{"type": "rect", "id": "p", "position": [50, 20], "bounds": [8, 8], "cornerRadius": 2, "transform": {"matrix": [1,0,0,0, 0,1,0,0, 0,0,1,-0.01, 0,0,0,1]}, "animations": [\#(turns.joined(separator: ","))]}]}"#
+        // Whole-matrix keyframes: round-capped rings, two animations each.
+        let matrix = "[0.5,0.2,0,0, -0.2,0.5,0,0, 0,0,1,-0.01, 0,0,0,1]"
+        let wholes = #"{"type": "keyframe", "keyPath": "transform", "values": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], \#(matrix)], "duration": 1, "repeatCount": "infinity"}"#
+        let perRing = 2
+        let ringCount = limit / (1 + FrameCost.spaceUnits + perRing * FrameCost.matrixUnits)
+        let rings = #"{"type": "replicator", "id": "r", "bounds": [100, 100], "instanceCount": \#(ringCount), "instanceDelay": 0.001, "instanceTransform": {"rotation": 0.01}, "sublayers": [{"type": "ring", "id": "q", "position": [50, 20], "diameter": 6, "lineWidth": 1, "strokeEnd": 0.7, "lineCap": "round", "animations": [\#(Array(repeating: wholes, count: perRing).joined(separator: ","))]}]}"#
         return [("1000 eased dots", document(animated)), ("4 nested levels", document(nest(4))),
-                ("groups of keyframes", document(Array(repeating: grouped, count: 1).joined(separator: ",")))]
+                ("groups of keyframes", document(Array(repeating: grouped, count: 1).joined(separator: ","))),
+                ("planes in perspective", document11(planes)), ("rings of whole matrices", document11(rings))]
     }
 
     static func run(arguments: [String]) {

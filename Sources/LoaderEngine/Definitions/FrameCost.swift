@@ -2,7 +2,7 @@
 /// walking a single copy, so that nested replicators cannot make the count
 /// itself slow. A unit is a layer visited (each replicated copy apart) or an
 /// animation evaluated there; `DefinitionLimits.maxFrameCost` bounds it.
-enum FrameCost {
+public enum FrameCost {
     /// Counts stop here: past every limit, and far from overflow.
     static let ceiling = 1 << 40
 
@@ -52,11 +52,16 @@ enum FrameCost {
         }
     }
 
-    /// A whole-matrix animation's units.
-    static let matrixUnits = 8
+    /// A whole-matrix animation's units: a slerp and a recomposed 4×4,
+    /// timed with the outline of a ring at about 16 eased animations (`loaderd-bench definitions`).
+    public static let matrixUnits = 16
     /// A layer with a format-1.1 transform part or a container placing its
-    /// sublayers in 3D: its 4×4 products and plane map, per visit.
-    static let spaceUnits = 2
+    /// sublayers in 3D, per visit: its 4×4 products and plane map, and the
+    /// element's projected outline written into the frame, timed at about
+    /// 64 eased animations (`loaderd-bench definitions`: planes in
+    /// perspective at the limit compute and encode in no more time than
+    /// 1,000 dots of 23 eased animations).
+    public static let spaceUnits = 64
 
     static func add(_ a: Int, _ b: Int) -> Int { min(a + b, ceiling) }
     static func multiply(_ a: Int, _ b: Int) -> Int { a == 0 || b <= ceiling / a ? min(a * b, ceiling) : ceiling }
