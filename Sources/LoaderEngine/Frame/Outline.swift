@@ -265,6 +265,15 @@ struct OutlineBuilder {
         guard r > 0, a1 != a0 else { return }
         let pieces = max(1, Int((abs(a1 - a0) / .pi - 1e-12).rounded(.up)))
         let e = ProjectedCircle(map: map, centre: c, radius: r, similar: similar)
+        guard similar || e.isSound(within: projectedSquare(about: c, r)) else {
+            // Seen (nearly) edge-on the circle's image is (nearly) a segment
+            // and its conic cannot be solved in doubles: the points
+            // themselves, joined by lines, are its outline to within the
+            // sliver's width. Never a radius that is not a finite number.
+            let n = 16 * pieces
+            for i in 1...n { line(clock: a0 + (a1 - a0) * Double(i) / Double(n), r, about: c) }
+            return
+        }
         // Clockwise in the own plane stays clockwise on the canvas unless
         // the map mirrors (a homography's Jacobian has the sign of its
         // determinant wherever W > 0).
@@ -282,6 +291,21 @@ struct OutlineBuilder {
             let largeArc = similar ? false : e.turn(from: p0, to: pm, sweep: sweep) + e.turn(from: pm, to: p1, sweep: sweep) > .pi + 1e-9
             segments.append(.arc(rx: e.rx, ry: e.ry, angle: e.angle, largeArc: largeArc, sweep: sweep, to: p1))
         }
+    }
+}
+
+extension OutlineBuilder {
+    /// The diagonal of the box holding the image of the square about `c`
+    /// that holds the circle: the image ellipse fits inside it.
+    func projectedSquare(about c: Point, _ r: Double) -> Double {
+        var lo = Point(x: Double.infinity, y: Double.infinity), hi = Point(x: -Double.infinity, y: -Double.infinity)
+        for (dx, dy) in [(-r, -r), (r, -r), (r, r), (-r, r)] as [(Double, Double)] {
+            let p = map.apply(Point(x: c.x + dx, y: c.y + dy))
+            lo = Point(x: min(lo.x, p.x), y: min(lo.y, p.y))
+            hi = Point(x: max(hi.x, p.x), y: max(hi.y, p.y))
+        }
+        let w = hi.x - lo.x, h = hi.y - lo.y
+        return (w * w + h * h).squareRoot()
     }
 }
 
@@ -326,6 +350,15 @@ struct ProjectedCircle {
         let lb = A + C - la
         centre = Point(x: x0, y: y0)
         rx = (-f / la).squareRoot(); ry = (-f / lb).squareRoot(); angle = phi
+    }
+
+    /// Whether the solved ellipse is one: finite radii, no larger than the
+    /// box that must hold it (`diagonal`), and not so thin that its axis and
+    /// parameter are lost to rounding.
+    func isSound(within diagonal: Double) -> Bool {
+        let big = max(rx, ry), small = min(rx, ry)
+        return big.isFinite && small.isFinite && angle.isFinite && centre.x.isFinite && centre.y.isFinite
+            && small > big * 1e-7 && big <= diagonal * (1 + 1e-6)
     }
 
     /// The ellipse's parameter of a point on it.

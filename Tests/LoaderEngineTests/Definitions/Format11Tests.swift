@@ -168,6 +168,30 @@ struct Format11Tests {
         #expect(near(whole, 1, 1e-3) && still.height == 40)
     }
 
+    @Test(arguments: [0.0, 1e-12, 1e-9, 1e-6])
+    func edgeOnCurvesStayFinite(_ off: Double) throws {
+        // A circle, a rounded rect, a round-capped ring and a segment turned
+        // to within `off` of edge-on under perspective: the outline is a
+        // sliver; every number in the frame is a finite number and every
+        // arc's radii are (JSON has no NaN: a non-number would be `null`).
+        let turn = Double.pi / 2 - off
+        let shapes = [#"{"type": "circle", "id": "a", "position": [30, 30], "diameter": 40, "transform": {"rotation.x": \#(turn), "rotation.y": 0.3}}"#,
+                      #"{"type": "rect", "id": "b", "position": [30, 30], "bounds": [30, 20], "cornerRadius": 8, "transform": {"rotation.x": \#(turn)}}"#,
+                      #"{"type": "ring", "id": "c", "position": [30, 30], "diameter": 30, "lineWidth": 4, "strokeEnd": 0.7, "lineCap": "round", "transform": {"rotation.y": \#(turn), "rotation.x": 0.2}}"#,
+                      #"{"type": "segment", "id": "d", "position": [30, 30], "diameter": 30, "transform": {"rotation.x": \#(turn)}}"#]
+        let container = #"{"type": "layer", "id": "l", "position": [30, 30], "bounds": [60, 60], "sublayerTransform": {"matrix": [1,0,0,0, 0,1,0,0, 0,0,1,-0.01, 0,0,0,1]}, "sublayers": [\#(shapes.joined(separator: ","))]}"#
+        let frame = try Self.frame(container)
+        let json = String(decoding: FrameEncoder.encode(frame), as: UTF8.self)
+        #expect(!json.contains("null") && !json.contains("nan") && !json.contains("inf"))
+        for e in frame.elements {
+            for segment in e.outline() {
+                if case let .arc(rx, ry, angle, _, _, to) = segment {
+                    #expect(rx.isFinite && ry.isFinite && angle.isFinite && rx >= 0 && ry >= 0 && to.x.isFinite && to.y.isFinite)
+                }
+            }
+        }
+    }
+
     /// (definition, the error's path suffix, a part of its message).
     static let refusals: [(String, String, String)] = [
         (document(format: "1", #"{"type": "rect", "id": "a", "bounds": [1, 1], "transform": {"rotation.x": 1}}"#), "transform.rotation.x", "needs \"format\": 1.1"),
