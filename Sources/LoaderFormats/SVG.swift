@@ -114,6 +114,10 @@ public enum SVG {
     public static func fixed(_ v: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
+        // Any Double: past what Int64 holds (or not a number) the text is
+        // the shortest one, never a trap; frames keep such values finite.
+        guard v.isFinite else { return "0" }
+        guard abs(v) * scale < 9e18 else { return n(v.rounded()) }
         let scaled = Int64((abs(v) * scale).rounded())
         if scaled == 0 { return "0" }
         var text = String(scaled)

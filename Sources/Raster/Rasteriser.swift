@@ -34,6 +34,8 @@ public struct Rasteriser {
     var minRow = Int.max, maxRow = -1, minColumn = Int.max, maxColumn = -1
 
     static let flatness = 0.001
+    /// The most segments a placed element's arc is cut into.
+    static let placedSteps = 256
     /// The flatness of the element being drawn, in its own units: smaller
     /// than `flatness` where a placement stretches it.
     var flatness = Rasteriser.flatness
@@ -235,7 +237,11 @@ public struct Rasteriser {
     /// one before).
     mutating func arc(_ cx: Double, _ cy: Double, _ r: Double, from a0: Double, to a1: Double, start: Bool) {
         if start { close() }
-        let n = Self.steps(r, a1 - a0, flatness: flatness)
+        // A placed arc is mapped vertex by vertex (no sparse walk past the
+        // edges), so its vertices are capped: however far a placement
+        // stretches it, an arc costs at most `placedSteps` segments (about
+        // 0.02 px off along a 5,000-px quarter circle).
+        let n = map == nil ? Self.steps(r, a1 - a0, flatness: flatness) : min(Self.steps(r, a1 - a0, flatness: flatness), Self.placedSteps)
         // Vertices a little outside the circle, so that each chord's slice
         // has its sector's area (r'² sin θ = r² θ): no area lost overall.
         let step = abs(a1 - a0) / Double(n)

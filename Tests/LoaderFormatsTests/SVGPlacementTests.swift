@@ -39,6 +39,14 @@ import Testing
 
     /// A bar squashed to 0.4 of its height (a pill under `transform.scale.y`):
     /// the rect at the origin, unscaled, its round corners too, under the map.
+    @Test func fixedTextOfAnyDouble() {
+        // Past Int64 at the decimals asked, and not numbers: text, never a trap.
+        #expect(SVG.fixed(1e300, decimals: 4) == "1e+300" || SVG.fixed(1e300, decimals: 4) == "1e300")
+        #expect(SVG.fixed(-9.3e14, decimals: 4) == "-930000000000000" || SVG.fixed(-9.3e14, decimals: 4).hasPrefix("-9.3e"))
+        #expect(SVG.fixed(.nan, decimals: 4) == "0" && SVG.fixed(.infinity, decimals: 2) == "0")
+        #expect(SVG.fixed(12.34567, decimals: 2) == "12.35")
+    }
+
     @Test func squashedRectIsItsShapeUnderMatrix() {
         let svg = Self.frame([Self.rect(PlaneTransform(a: 1, b: 0, c: 0, d: 0.4, tx: 20, ty: 10))])
         #expect(svg.contains(##"<g id="bar" transform="matrix(1 0 0 0.4 20 10)" opacity="0.5"><rect x="-2" y="-10" width="4" height="20" rx="2" fill="#FF0000"/></g>"##))

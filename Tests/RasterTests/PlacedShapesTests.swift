@@ -76,6 +76,22 @@ struct PlacedShapesTests {
         return e
     }
 
+    @Test func aStretchBeyondAnyPictureStillCoversIt() {
+        // A ring stretched 10¹² times about the picture: its band holds the
+        // whole 64 × 64 picture, which is every pixel covered. The arcs are
+        // capped in segments (Rasteriser.placedSteps), so drawing it costs
+        // what a small ring does rather than millions of segments.
+        let k = 1e12
+        let p = PlaneTransform(a: k, b: 0, c: 0, d: k * 0.5, tx: 32 + 10 * k, ty: 32)
+        var e = element(.ring, p)
+        e.diameter = 20
+        e.lineWidth = 4
+        var r = Rasteriser(width: 64, height: 64, scale: 1, background: nil)
+        r.draw(e)
+        let got = coverage(r)
+        #expect(got.allSatisfy { abs($0 - 1) < 1e-3 }, "least \(got.min() ?? 0)")
+    }
+
     @Test func aSquashedCircleIsItsEllipse() {
         // Half as tall, twice as wide, sheared a little: still an ellipse,
         // the conic of the affine map.
