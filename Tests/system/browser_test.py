@@ -31,6 +31,22 @@ def chromium():
                 return os.path.join(d, name)
     sys.exit("FAILED: no chromium on PATH")
 
+def page_report(page, out):
+    """What a page wrote as JSON into its <pre id="out">, read from the DOM
+    headless Chromium dumps after the page's scripts ran (virtual time)."""
+    dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          "--user-data-dir=" + os.path.join(out, "profile"),
+                          "--virtual-time-budget=2000", "--dump-dom", "file://" + page],
+                         capture_output=True, text=True, timeout=120).stdout
+    try:
+        return json.loads(dom.split('<pre id="out">')[1].split("</pre>")[0].replace("&quot;", '"'))
+    except (IndexError, ValueError):
+        sys.exit("FAILED: the page did not report")
+
+def get_json(base, path):
+    with urllib.request.urlopen(base + path, timeout=30) as r:
+        return json.loads(r.read())
+
 def run_browser(args, timeout=60):
     base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--user-data-dir=" + os.path.join(OUT, "chromium-profile")]

@@ -18,10 +18,10 @@ the box): a loader defined that way fails it.
 
     Tests/system/chasing_dots_test.py path/to/loaderd output-dir
 """
-import json, math, os, subprocess, sys, urllib.request
+import json, math, os, sys
 
 from loaderd_process import start_with_definitions
-from browser_test import chromium
+from browser_test import get_json, page_report
 
 # SpinKit 1.2.5, css/spinners/6-chasing-dots.css, as released (the usage
 # comment left out).
@@ -132,11 +132,6 @@ CENTRED = {
 }
 
 
-def get(base, path):
-    with urllib.request.urlopen(base + path, timeout=30) as r:
-        return json.loads(r.read())
-
-
 def measured(row):
     """Each dot as [x, y, size]: its centre, and the length of its top edge
     after every transform (its width × its scale)."""
@@ -148,7 +143,7 @@ def worst_difference(base, name, rows):
     frames of `name`, and where it is."""
     worst, where = 0.0, ""
     for t, row in zip(TIMES, rows):
-        frame = get(base, f"/loaders/{name}/frames?t={t!r}")
+        frame = get_json(base, f"/loaders/{name}/frames?t={t!r}")
         elements = frame["elements"]
         # The catalogue sets SpinKit's 40-px box in the middle of its canvas
         # (room for the dots that reach past it): page places move by the margin.
@@ -172,14 +167,7 @@ def main():
     page = os.path.join(out, "chasing-dots.html")
     with open(page, "w") as f:
         f.write(PAGE % (SPINKIT_CSS, PROBES, PROBES, json.dumps([t * 1000 for t in TIMES])))
-    dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                          "--user-data-dir=" + os.path.join(out, "profile"),
-                          "--virtual-time-budget=2000", "--dump-dom", "file://" + page],
-                         capture_output=True, text=True, timeout=120).stdout
-    try:
-        result = json.loads(dom.split('<pre id="out">')[1].split("</pre>")[0].replace("&quot;", '"'))
-    except (IndexError, ValueError):
-        sys.exit("FAILED: the page did not report")
+    result = page_report(page, out)
     failures = []
     if result["animations"] != 3:
         failures.append(f"{result['animations']} animations in the page, not 3 (the box's turn, each dot's bounce)")

@@ -17,10 +17,10 @@ size).
 
     Tests/system/spinkit_3d_test.py path/to/loaderd output-dir
 """
-import json, math, os, subprocess, sys, urllib.request
+import json, math, os, sys
 
 from loaderd_process import start_with_definitions
-from browser_test import chromium
+from browser_test import get_json, page_report
 
 # SpinKit 1.2.5, css/spinners/1-rotating-plane.css and 11-folding-cube.css,
 # as released (the usage comments and -webkit- duplicates left out).
@@ -126,11 +126,6 @@ LOOPS = {"rotating-plane": 1.2, "folding-cube": 2.4}
 TIMES = [(k + 0.37) * (2 * 2.4 + 0.9) / 40 for k in range(40)]
 
 
-def get(base, path):
-    with urllib.request.urlopen(base + path, timeout=30) as r:
-        return json.loads(r.read())
-
-
 def corners(e):
     """The engine's element's four corners on the canvas (top left, top
     right, bottom right, bottom left of its own plane)."""
@@ -155,7 +150,7 @@ def worst_difference(base, name, origin, index, rows):
     squares and the engine's elements of `name`."""
     worst, where = 0.0, ""
     for t, row in zip(TIMES, rows):
-        frame = get(base, f"/loaders/{name}/frames?t={t!r}")
+        frame = get_json(base, f"/loaders/{name}/frames?t={t!r}")
         # The catalogue sets SpinKit's 40-px box in the middle of its canvas.
         mx, my = (frame["width"] - 40) / 2 - origin[0], (frame["height"] - 40) / 2 - origin[1]
         squares = row[index]
@@ -177,14 +172,7 @@ def main():
     with open(page, "w") as f:
         f.write(PAGE % (ROTATING_PLANE_CSS, FOLDING_CUBE_CSS, PROBES, PROBES, PROBES, PROBES, PROBES,
                         json.dumps([t * 1000 for t in TIMES])))
-    dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                          "--user-data-dir=" + os.path.join(out, "profile"),
-                          "--virtual-time-budget=2000", "--dump-dom", "file://" + page],
-                         capture_output=True, text=True, timeout=120).stdout
-    try:
-        result = json.loads(dom.split('<pre id="out">')[1].split("</pre>")[0].replace("&quot;", '"'))
-    except (IndexError, ValueError):
-        sys.exit("FAILED: the page did not report")
+    result = page_report(page, out)
     failures = []
     if result["animations"] != 5:
         failures.append(f"{result['animations']} animations in the page, not 5 (the plane's, each face's)")
