@@ -116,6 +116,9 @@ extension Element {
             o.line(Point(x: -w, y: h))
             o.close()
         }
+        // The frame encoder sizes its buffer by this count: a breach would
+        // write past it, so it is checked in release too.
+        precondition(o.segments.count <= Element.outlineMaxSegments, "an outline of \(o.segments.count) segments")
         return o.segments
     }
 
@@ -267,11 +270,13 @@ struct OutlineBuilder {
         let e = ProjectedCircle(map: map, centre: c, radius: r, similar: similar)
         guard similar || e.isSound(within: projectedSquare(about: c, r)) else {
             // Seen (nearly) edge-on the circle's image is (nearly) a segment
-            // and its conic cannot be solved in doubles: the points
-            // themselves, joined by lines, are its outline to within the
-            // sliver's width. Never a radius that is not a finite number.
-            let n = 16 * pieces
-            for i in 1...n { line(clock: a0 + (a1 - a0) * Double(i) / Double(n), r, about: c) }
+            // and its conic cannot be solved in doubles: each arc piece
+            // becomes the line to its end, a sliver whose width (under 1e-7
+            // of its length) no picture shows. One segment for one, so the
+            // outline never outgrows `outlineMaxSegments`, which the frame
+            // encoder's buffer is sized by. Never a radius that is not a
+            // finite number.
+            for i in 1...pieces { line(clock: i == pieces ? a1 : a0 + (a1 - a0) * Double(i) / Double(pieces), r, about: c) }
             return
         }
         // Clockwise in the own plane stays clockwise on the canvas unless

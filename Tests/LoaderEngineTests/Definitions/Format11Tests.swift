@@ -192,6 +192,44 @@ struct Format11Tests {
         }
     }
 
+    @Test func everyOutlineFitsTheEncodersBound() throws {
+        // Every shape (a ring whole, trimmed with butt and with round caps),
+        // under maps from plain to edge-on within rounding, squashed to
+        // nothing, stretched 10¹⁵ and mirrored: no outline has more segments
+        // than the encoder's buffer is sized for, and the frame holds only
+        // numbers.
+        func element(_ shape: Shape, _ p: PlaneTransform) -> [Element] {
+            var e = Element(id: ElementID("e"), shape: shape, x: p.tx, y: p.ty, diameter: 40, scale: 1, opacity: 1, color: RGBColor(rgb: 0))
+            e.width = 40; e.height = 30; e.cornerRadius = 8; e.lineWidth = 4; e.arc = 2
+            e.placement = p
+            var trimmed = e, capped = e
+            trimmed.strokeStart = 0.1; trimmed.strokeEnd = 0.8
+            capped.strokeStart = 0.1; capped.strokeEnd = 0.8; capped.lineCap = .round
+            return shape == .ring ? [e, trimmed, capped] : [e]
+        }
+        var maps: [PlaneTransform] = []
+        for off in [1.0, 1e-4, 1e-7, 1e-10, 1e-13, 0] {
+            let c = sin(off) // cos(π/2 − off): the squash of a turn about x or y near edge-on
+            maps.append(PlaneTransform(a: 1, b: 0, c: 0, d: c, tx: 50, ty: 50))
+            maps.append(PlaneTransform(a: c, b: 0, c: 0, d: 1, tx: 50, ty: 50, px: 0.005 * cos(off), py: 0, pw: 1))
+            maps.append(PlaneTransform(a: 1, b: 0, c: 0, d: c, tx: 50, ty: 50, px: 0, py: -0.005 * cos(off), pw: 1))
+            maps.append(PlaneTransform(a: -1e15 * c, b: 3, c: 2, d: 1e15, tx: 50, ty: 50))
+        }
+        var checked = 0
+        for shape in Shape.allCases {
+            for p in maps {
+                for e in element(shape, p) {
+                    #expect(e.outline().count <= Element.outlineMaxSegments)
+                    let frame = Frame(loader: "t", t: 0, width: 100, height: 100, done: false, elements: [e])
+                    let json = String(decoding: FrameEncoder.encode(frame), as: UTF8.self)
+                    #expect(!json.contains("null"), "\(shape) under \(p)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 24 * (Shape.allCases.count + 2))
+    }
+
     /// (definition, the error's path suffix, a part of its message).
     static let refusals: [(String, String, String)] = [
         (document(format: "1", #"{"type": "rect", "id": "a", "bounds": [1, 1], "transform": {"rotation.x": 1}}"#), "transform.rotation.x", "needs \"format\": 1.1"),
