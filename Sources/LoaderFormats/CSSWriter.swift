@@ -32,6 +32,15 @@ package struct CSSWriter {
     let reduced: SampledLoop
     /// Whether the request gave `color`: `--ld-color` is then that colour, not `currentColor`.
     var colorGiven = false
+    /// Keyframes this export may still add where decomposition strays,
+    /// shared by all its elements (`maxExportPlacedKeys`).
+    let placedKeysLeft = Budget(CSSWriter.maxExportPlacedKeys)
+
+    /// A count the writer's elements draw on in turn (one writer, one thread).
+    final class Budget {
+        var left: Int
+        init(_ left: Int) { self.left = left }
+    }
 
     /// The memberwise initialiser, for the service's exports (Swift makes it internal only).
     package init(name: String, normal: SampledLoop, reduced: SampledLoop, colorGiven: Bool = false) {
@@ -194,6 +203,10 @@ package struct CSSWriter {
     static let maxPlacedSpan = 32
     /// Keyframes added per placed element where decomposition strays.
     static let maxPlacedKeys = 2000
+    /// The same for a whole export: the refining (three frames and a
+    /// decomposition per key) is bounded by the export, not by how many
+    /// elements a definition has (about 0.7 s in release for 2,000 keys).
+    static let maxExportPlacedKeys = 4000
 
     /// The element's keyframes; one that the loop never shows stays hidden.
     /// A declaration the same at every keyframe is left to `constants`; a
@@ -202,7 +215,7 @@ package struct CSSWriter {
     func keyframes(_ name: String, _ e: Element, _ track: SampledLoop.Track?, duration: Double, loop: SampledLoop? = nil) -> Keys {
         guard var track, !track.keys.isEmpty else { return Keys(constants: "", rules: "@keyframes \(name) { 0%, 100% { opacity: 0; } }\n") }
         let form = Self.form(e, track)
-        if let form, let loop { track = Self.refined(e, track, form, loop) }
+        if let form, let loop { track = Self.refined(e, track, form, loop, budget: placedKeysLeft) }
         // Each keyframe's declarations, by property, in order.
         let frames: [[(property: Substring, value: Substring)]] = track.keys.map { key in
             declarations(e, key.v, form: form).split(separator: ";").compactMap { part in
@@ -453,7 +466,8 @@ package struct CSSWriter {
     /// engine by more than `lengthTolerance` at a quarter, the middle or
     /// three quarters: near edge-on a decomposition changes fast. Halved
     /// down to 1 µs, at most `maxPlacedKeys` more per element.
-    static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop) -> SampledLoop.Track {
+    static func refined(_ e: Element, _ track: SampledLoop.Track, _ form: PlacedForm, _ loop: SampledLoop,
+                        budget: Budget = Budget(maxExportPlacedKeys)) -> SampledLoop.Track {
         let id = track.element.id
         func truth(_ s: Double) -> SampledLoop.Sample? {
             SampledLoop.sample(loop.loader.frame(at: loop.start + s).elements.first { $0.id == id })
@@ -469,7 +483,7 @@ package struct CSSWriter {
             // blend far apart unless their heights are close in ratio, so
             // gaps there shrink to 1 µs, where the element turns over (no
             // blend of the two sides is right) to 1 µs wide.
-            guard b.s - a.s > 0.000001, added < maxPlacedKeys, a.v.present, b.v.present,
+            guard b.s - a.s > 0.000001, added < maxPlacedKeys, budget.left > 0, a.v.present, b.v.present,
                   let ma = matrix(a.v), let mb = matrix(b.v) else { return }
             var middle: SampledLoop.Sample?
             var off = false
@@ -487,6 +501,7 @@ package struct CSSWriter {
             guard off else { return }
             let mid = (s: (a.s + b.s) / 2, v: middle ?? truth((a.s + b.s) / 2) ?? a.v)
             added += 1
+            budget.left -= 1
             split(a, mid)
             keys.append(mid)
             split(mid, b)

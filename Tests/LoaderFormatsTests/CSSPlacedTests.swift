@@ -104,6 +104,24 @@ struct PlacedScene: LoaderScene {
         #expect(try Self.worst(loop) <= 0.1)
     }
 
+    /// Keyframes added where decomposition strays are bounded by the export,
+    /// not by its elements: six circles whose whole-matrix keyframes pass
+    /// through stretches of 10⁶ each want about 2,000 more; together they get
+    /// `maxExportPlacedKeys`, and the writer stops there.
+    @Test func refiningIsBoundedByTheExport() throws {
+        let wild = "[1,0,0,-0.02, 0,1,0,0, 0,0,1,0, 0,0,0,1], [1000000,0,0,0, 0,0.000001,0,0, 0,0,1,0, 0,0,0,1], [1,0,0,0, 1000000,1,0,0, 0,0,1,0, 0,0,0,1], [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,0.000001]"
+        let circles = (0..<6).map { i in
+            #"{"type": "circle", "id": "s\#(i)", "position": [\#(20 + 12 * i), 50], "diameter": 10, "animations": [{"type": "keyframe", "keyPath": "transform", "values": [\#(wild)], "duration": 2, "repeatCount": "infinity"}]}"#
+        }
+        let text = #"{"format": 1.1, "name": "wild", "summary": "x.", "canvas": {"width": 100, "height": 100}, "layers": [{"type": "layer", "id": "p", "position": [50, 50], "bounds": [100, 100], "sublayerTransform": {"matrix": [1,0,0,0, 0,1,0,0, 0,0,1,-0.01, 0,0,0,1]}, "sublayers": [\#(circles.joined(separator: ","))]}]}"#
+        let definition = try LoaderDefinition(definition: Array(text.utf8))
+        let loop = SampledLoop(loader: definition.configure(), start: 0, duration: 2, verify: false)
+        let writer = CSSWriter(name: "wild", normal: loop, reduced: loop)
+        let css = writer.css()
+        #expect(css.contains("matrix3d("))
+        #expect(writer.placedKeysLeft.left == 0)
+    }
+
     /// The largest distance, over 400 moments of the loop, between a
     /// corner of a placed element's box as the written keyframes draw it
     /// and as the engine places it.
