@@ -67,6 +67,7 @@ public final class RedisSessionStore: SessionStore, Sendable {
     let replica = randomToken(bytes: 9)
     /// Viewers whose join is on its way to Redis, by session: claimed with
     /// those that watch, so that a claim sent meanwhile does not drop them.
+    /// Locks are taken in the order `claims`, `known`, `joining`.
     private let joining = Mutex<[String: Int]>([:])
     /// Sessions whose count Redis may not have right (a claim that failed,
     /// a join whose outcome is unknown): claimed again at the next refresh.
@@ -375,13 +376,20 @@ public final class RedisSessionStore: SessionStore, Sendable {
     public func addViewer(_ id: String, reply: @escaping SessionReply<SessionSnapshot>) {
         let claim = claim(id, joining: 1)
         read(id, owner: nil, addViewer: true, claim: claim) { [self] result in
-            join(id, -1)
-            guard case .failure(.unavailable) = result else { return reply(result) }
+            // Admitted as it was read (`admit`); a refusal is no longer joining.
+            guard case .failure(let error) = result else { return reply(result) }
+            guard case .unavailable = error else {
+                joined(id, -1)
+                return reply(result)
+            }
             // Redis may have counted it before the reply was lost: the next refresh says what is true.
             unsettled.withLock { _ = $0.insert(id) }
             guard let snapshot = known.withLock({ all -> SessionSnapshot? in
-                guard let f = all[id], f.ended == nil else { return nil }
-                f.viewers += 1
+                guard let f = all[id], f.ended == nil else {
+                    joined(id, -1)
+                    return nil
+                }
+                admit(f, id)
                 return f.snapshot(id, viewers: f.viewers, at: clock.now())
             })
             else { return reply(result) }
@@ -399,24 +407,32 @@ public final class RedisSessionStore: SessionStore, Sendable {
         claimViewers(id)
     }
 
-    /// Viewers of `id` joining now, changed by `change`: what this replica
-    /// claims of it, those that watch and those joining.
+    /// Viewers of `id` joining now, changed by `change`.
     @discardableResult
-    private func join(_ id: String, _ change: Int) -> Int {
-        let joining = joining.withLock { all -> Int in
+    private func joined(_ id: String, _ change: Int) -> Int {
+        joining.withLock { all -> Int in
             let n = (all[id] ?? 0) + change
             all[id] = n > 0 ? n : nil
             return max(0, n)
         }
-        return joining + known.withLock { $0[id]?.viewers ?? 0 }
+    }
+
+    /// A joining viewer of `id` is in: it leaves `joining` and joins `f`'s
+    /// viewers in one step under `known`'s lock (the caller holds it), the
+    /// lock a claim counts under, so no claim counts it twice or not at all.
+    private func admit(_ f: Folded, _ id: String) {
+        f.viewers += 1
+        joined(id, -1)
     }
 
     /// This replica's viewers of `id` now, with `joining` more on their way,
-    /// numbered after every claim made before.
+    /// numbered after every claim made before: those that watch and those
+    /// joining, counted in one step (`admit`).
     private func claim(_ id: String, joining change: Int = 0) -> Claim {
         claims.withLock { last in
             last += 1
-            return Claim(count: join(id, change), sequence: last)
+            let count = known.withLock { all in joined(id, change) + (all[id]?.viewers ?? 0) }
+            return Claim(count: count, sequence: last)
         }
     }
 
@@ -504,8 +520,12 @@ public final class RedisSessionStore: SessionStore, Sendable {
                         return reply(result)
                     }
                     known.withLock { all in
-                        all[id]?.viewers += 1
-                        all[id]?.ended = nil
+                        guard let f = all[id] else {
+                            joined(id, -1)
+                            return
+                        }
+                        admit(f, id)
+                        f.ended = nil
                     }
                     reply(result)
                 }
@@ -558,7 +578,7 @@ public final class RedisSessionStore: SessionStore, Sendable {
                 return nil
             }
             if addViewer {
-                f.viewers += 1
+                admit(f, id)
                 // Read just now: whatever ended the others' streams is over.
                 f.ended = nil
             } else if grew && f.viewers == 0 {

@@ -23,17 +23,19 @@ struct RedisSessionStoreTests {
     final class Replica {
         let app: TestApp
         let store: RedisSessionStore
-        let loop: EventLoop
-        init(_ redis: RedisServerProcess, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        let loops: [EventLoop]
+        var loop: EventLoop { loops[0] }
+        /// With `loops`, the store has a Redis connection on each, so its replies come on as many threads.
+        init(_ redis: RedisServerProcess, loops: Int = 1, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
             var configuration = ServiceConfiguration.embeddedDefault()
             configure(&configuration)
-            loop = try EventLoop.started()
+            self.loops = try (0..<loops).map { _ in try EventLoop.started() }
             store = RedisSessionStore(url: try RedisURL(parsing: redis.url), limits: configuration.sessionLimits, catalog: .standard,
                                       logger: Logger(level: .off))
-            store.start(on: [loop])
+            store.start(on: self.loops)
             app = TestApp(configure, sessions: store)
         }
-        deinit { loop.stopAndJoin() }
+        deinit { for loop in loops { loop.stopAndJoin() } }
 
         func request(_ method: String, _ target: String, token: String? = nil, body: String? = nil) throws -> TestResponse {
             var headers: [String: String] = [:]
@@ -203,6 +205,46 @@ struct RedisSessionStoreTests {
         held.close()
         #expect(try waitUntil { try viewers() == 0 }, "\((try? viewers()) ?? -1)")
         #expect(gauge(try a.request("GET", "/metrics").text, "loaderd_session_viewers") == 0)
+    }
+
+    /// Viewers joining at once on a replica with two loops: their replies
+    /// come on both threads while other joins are counted, and every claim
+    /// counts each viewer once, so Redis has the count right as soon as
+    /// every join is answered, not only at the next refresh.
+    @Test func viewersJoiningAtOnceAreCountedOnceEach() throws {
+        let redis = try RedisServerProcess()
+        let a = try Replica(redis, loops: 2)
+        #expect(try waitUntil { try a.request("POST", "/sessions", body: #"{"loader":"typing"}"#).status == 201 })
+        let s = try a.create(#"{"loader":"typing"}"#)
+        let joins = 16
+        for round in 0..<100 {
+            let admitted = Atomic<Int>(0), refused = Atomic<Int>(0)
+            let store = a.store, id = s.id
+            // Two threads, each join a little after the last: later joins are counted while earlier ones are answered.
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for n in 0..<joins / 2 {
+                    usleep(UInt32(20 + (n * 37 + thread * 53 + round * 11) % 180))
+                    store.addViewer(id) { result in
+                        if case .success = result { admitted.add(1, ordering: .relaxed) } else { refused.add(1, ordering: .relaxed) }
+                    }
+                }
+            }
+            #expect(waitUntil { admitted.load(ordering: .relaxed) + refused.load(ordering: .relaxed) == joins })
+            #expect(refused.load(ordering: .relaxed) == 0)
+            let counted = Outcome<Int>()
+            a.store.snapshot(s.id) { counted.complete((try? $0.get())?.viewers ?? -1) }
+            #expect(waitUntil { counted.value != nil })
+            #expect(counted.value == joins, "round \(round): \(joins) joined, Redis counted \(counted.value ?? -1)")
+            for _ in 0..<joins { a.store.removeViewer(s.id) }
+            let left = Mutex<Int?>(nil)
+            #expect(waitUntil {
+                let now = Outcome<Int>()
+                a.store.snapshot(s.id) { now.complete((try? $0.get())?.viewers ?? -1) }
+                _ = waitUntil { now.value != nil }
+                left.withLock { $0 = now.value }
+                return now.value == 0
+            }, "round \(round): \(left.withLock { $0 } ?? -1) counted after all left")
+        }
     }
 
     /// A replica that dies without a word leaves claims in Redis that no
