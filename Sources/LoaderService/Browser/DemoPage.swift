@@ -1,14 +1,17 @@
 import HTTPServer
 import LoaderEngine
 
-/// `GET /`: every loader live on `<loader-frames>` elements (one `/streams`
-/// connection on the shared clock for all of them), with controls, a
-/// web-session panel, reduced motion, "Use it" snippets that follow each
-/// card's controls, a definition editor and embeddable SVGs.
+/// `GET /`: the gallery. Every loader live on `<loader-frames>` elements (one
+/// `/streams` connection on the shared clock for all of them) in a grid of
+/// fixed stages; search and family chips; the stages' background, the
+/// loaders' colour and size applied live; Pause all; one "Use" dialog with
+/// a tab per way to use a loader, its snippets following the card's
+/// settings; a web-session card; a definition editor; embeddable SVGs.
 ///
 /// Test hooks: each card carries `data-frames` (frames drawn) and, once
 /// `?frames=N` frames have been drawn and its player paused, `data-nonblank`
-/// (whether any of those frames showed something). `?view=embed` shows only
+/// (whether any of those frames showed something); the first frame drawn
+/// sets `performance.mark("loaderd:first-frame")`. `?view=embed` shows only
 /// the animated SVGs in `<img>` tags.
 enum DemoPage {
     static func response(_ request: HTTPRequest) -> HTTPResponse {
@@ -21,203 +24,307 @@ enum DemoPage {
 
     static let page: [UInt8] = Array(html.utf8)
 
-    /// `[{"file": "animation.svg", "title": "Animated SVG", "loop": true}, …]`
-    static var exportList: String {
-        var w = JSONWriter(capacity: 512)
-        w.beginArray()
-        for export in LoaderService.exports {
-            w.beginObject()
-            w.field("file", export.file)
-            w.field("title", export.title)
-            w.field("loop", export.source == .loop)
-            w.endObject()
-        }
-        w.endArray()
-        return String(decoding: w.bytes, as: UTF8.self)
-    }
-
     static let html = #"""
 <!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>loaderd: loading animations, frame by frame</title>
+<title>LoaderFrames: every loader, live</title>
 <link rel="icon" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAArklEQVR42u2VsQ2EMAxFU1yBTrouIyBlAgZIR8EmLJABWII1WBBcfEu5ECV0pvjFa/BHfrITcN/tdJY4ClCAAhSgQOVhFBKIjZeDMIPQyHlhBL4l8BMO4Sw4UNPcIKzCXrCiprmPMAlLwYTaTaDWPJfQXK15LqG5WvNc4k8gNporEaPeOwSMeungc4H0QCBh3z2BGfvuCYyvEjBfgfkhfMU1NP8Q8V9AAQpQgAImXJ71rJ8guKC/AAAAAElFTkSuQmCC">
 <style>
-  :root { color-scheme: light dark; --fg: #1d1d1f; --muted: #6e6e73; --card: #ffffff; --bg: #f2f2f7; --accent: #0a84ff; --line: rgba(128,128,128,.25); --pad: clamp(14px, 4vw, 32px); }
-  @media (prefers-color-scheme: dark) { :root { --fg: #f5f5f7; --muted: #a1a1a6; --card: #1c1c1e; --bg: #000; } }
+  /* Colours: text 4.5:1 and controls 3:1 at least, on the card and on the page, in both schemes. */
+  :root { color-scheme: light dark; --fg: #1d1d1f; --muted: #5e5e63; --card: #fff; --bg: #f2f2f7; --accent: #0062cc; --on-accent: #fff;
+          --control: #7c7c82; --line: rgba(128,128,128,.3); --error: #c5221f; --pad: clamp(12px, 3vw, 28px); --stage: 120px; }
+  @media (prefers-color-scheme: dark) {
+    :root { --fg: #f5f5f7; --muted: #a1a1a6; --card: #1c1c1e; --bg: #000; --accent: #4da3ff; --on-accent: #000; --control: #8e8e93; --error: #ff6b61; }
+  }
   * { box-sizing: border-box; }
   html { overflow-x: hidden; }
   body { margin: 0; font: 15px/1.45 -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
-  header { padding: 28px var(--pad) 8px; }
-  h1 { margin: 0 0 4px; font-size: 26px; }
-  header p { margin: 0; color: var(--muted); max-width: 760px; }
-  .bar { display: flex; gap: 18px; align-items: center; padding: 12px var(--pad); flex-wrap: wrap; }
-  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(290px, 100%), 1fr)); gap: 20px; padding: 12px var(--pad) 32px; }
-  .card { background: var(--card); border-radius: 14px; padding: 18px; box-shadow: 0 1px 3px rgba(0,0,0,.08); min-width: 0; display: flex; flex-direction: column; }
-  .card h2 { margin: 0 0 2px; font-size: 18px; }
-  .card .what { color: var(--muted); font-size: 13px; min-height: 36px; }
-  .card .origin { color: var(--muted); font: 11px ui-monospace, Menlo, monospace; margin-bottom: 4px; }
-  .stage { display: flex; align-items: center; justify-content: center; margin: 12px 0; border-radius: 10px; min-height: 150px; padding: 16px; overflow: hidden; }
-  .stage loader-frames { max-width: 100%; }
-  label { display: inline-flex; gap: 6px; align-items: center; margin: 4px 12px 4px 0; font-size: 13px; }
-  input[type=range] { width: 110px; }
-  .stats { font-size: 12px; color: var(--muted); min-height: 18px; }
-  button { font: inherit; font-size: 13px; border: 0; border-radius: 8px; padding: 6px 12px; background: var(--accent); color: #fff; cursor: pointer; }
-  button:disabled { opacity: .4; cursor: default; }
-  .embed { display: flex; gap: 24px; align-items: center; padding: 12px var(--pad) 32px; flex-wrap: wrap; }
-  .embed img { border-radius: 8px; max-width: 100%; height: auto; }
+  a { color: var(--accent); }
+  .skip { position: absolute; left: 8px; top: -60px; z-index: 10; padding: 8px 14px; border-radius: 8px; background: var(--card); color: var(--fg); }
+  .skip:focus { top: 8px; }
+  .hidden-text { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+  body > header { padding: 14px var(--pad) 4px; }
+  h1 { margin: 0; font-size: 22px; }
+  body > header p { margin: 2px 0 0; color: var(--muted); font-size: 14px; max-width: 70ch; }
+  #toolbar { padding: 8px var(--pad) 0; display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; }
+  #toolbar .find { display: flex; gap: 8px; flex: 1 1 260px; max-width: 420px; }
+  #search { flex: 1; min-width: 0; font: inherit; padding: 6px 10px; border-radius: 8px; border: 1px solid var(--control); background: var(--card); color: var(--fg); }
+  #more { display: contents; }
+  #more > summary { display: none; }
+  .group { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+  .chip, .tool { font: inherit; font-size: 13px; padding: 5px 11px; border-radius: 999px; border: 1px solid var(--control); background: var(--card); color: var(--fg); cursor: pointer; }
+  .chip[aria-pressed="true"], .tool[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: var(--on-accent); }
+  #toolbar label, #size { font-size: 13px; display: inline-flex; gap: 6px; align-items: center; }
+  #size { border: 0; margin: 0; padding: 0; }
+  #size legend { float: left; margin-right: 6px; padding: 0; }
+  #toolbar select { font: inherit; font-size: 13px; padding: 4px 6px; border-radius: 8px; border: 1px solid var(--control); background: var(--card); color: var(--fg); }
+  input[type=color] { width: 30px; height: 26px; padding: 1px; border: 1px solid var(--control); border-radius: 6px; background: var(--card); }
+  #count { margin: 10px var(--pad) 6px; font-size: 13px; color: var(--muted); }
+  main:focus { outline: none; }
+  #cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; padding: 0 var(--pad) 28px; }
+  .card { background: var(--card); border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.1); min-width: 0; display: flex; flex-direction: column; overflow: hidden; }
+  .card.wide { grid-column: span 2; }
+  .stage { position: relative; height: var(--stage); display: grid; place-items: center; overflow: hidden; border-bottom: 1px solid var(--line); }
+  .stage > * { grid-area: 1 / 1; }
+  .stage .ghost { opacity: .22; }
+  .card .body { padding: 8px 12px 10px; display: flex; flex-direction: column; gap: 2px; flex: 1; }
+  .card h2 { margin: 0; font-size: 15px; line-height: 20px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .card .origin { margin: 0; color: var(--muted); font-size: 12px; line-height: 16px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .card .what { margin: 2px 0 0; color: var(--muted); font-size: 12px; line-height: 16px; height: 32px; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }
+  .card .actions { margin-top: 8px; display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
+  .card .session { display: flex; gap: 4px; flex-wrap: nowrap; }
+  .card .session button { padding: 5px 8px; }
+  button { font: inherit; font-size: 13px; border: 0; border-radius: 8px; padding: 5px 10px; background: var(--accent); color: var(--on-accent); cursor: pointer; white-space: nowrap; }
+  button.quiet { background: transparent; color: var(--accent); border: 1px solid var(--control); }
+  button[aria-disabled="true"] { opacity: .55; cursor: default; }
+  .card .stats { font-size: 11px; color: var(--muted); min-height: 15px; margin-top: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  /* Stages: the page's own; light and dark as on such a page; a checkerboard; any colour. */
+  body[data-stage="light"] .stage { background: #fff; color: #1d1d1f; }
+  body[data-stage="dark"] .stage { background: #1c1c1e; color: #f5f5f7; }
+  body[data-stage="checker"] .stage { background: repeating-conic-gradient(#d8d8dc 0 25%, #fff 0 50%) 0 0 / 16px 16px; color: #1d1d1f; }
+  body[data-stage="custom"] .stage { background: var(--stage-bg); color: var(--stage-fg); }
+  body[data-ink] .stage { color: var(--ink); }
+  dialog { width: min(720px, calc(100vw - 24px)); max-height: calc(100dvh - 24px); padding: 0; border: 1px solid var(--line); border-radius: 14px; background: var(--card); color: var(--fg); }
+  dialog::backdrop { background: rgba(0,0,0,.45); }
+  dialog .inner { padding: 16px 18px; display: flex; flex-direction: column; gap: 10px; }
+  dialog header { display: flex; align-items: center; gap: 12px; }
+  dialog h2 { margin: 0; font-size: 19px; flex: 1; }
+  dialog .what { margin: 0; color: var(--muted); font-size: 13px; }
+  dialog .top { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
+  dialog .preview { width: 120px; height: 96px; display: grid; place-items: center; border-radius: 10px; border: 1px solid var(--line); }
+  dialog .settings { display: flex; flex-wrap: wrap; gap: 8px 14px; font-size: 13px; }
+  dialog .settings label { display: inline-flex; gap: 6px; align-items: center; }
+  [role=tablist] { display: flex; flex-wrap: wrap; gap: 4px; border-bottom: 1px solid var(--line); padding-bottom: 6px; }
+  [role=tab] { background: transparent; color: var(--fg); border: 1px solid transparent; border-radius: 8px; }
+  [role=tab][aria-selected="true"] { background: var(--accent); color: var(--on-accent); }
+  #use-panel .hint { margin: 0 0 6px; font-size: 13px; color: var(--muted); }
+  #snippet { margin: 0; padding: 10px; border-radius: 8px; background: var(--bg); border: 1px solid var(--line); font: 12px/1.45 ui-monospace, Menlo, monospace;
+             white-space: pre-wrap; overflow-wrap: anywhere; max-height: min(38vh, 300px); overflow: auto; }
+  #use-panel .row { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
+  #use-status { font-size: 13px; color: var(--muted); }
   code { font: 12px ui-monospace, Menlo, monospace; }
-  .editor { padding: 0 var(--pad) 32px; }
-  .editor h2 { font-size: 20px; margin: 8px 0 2px; }
-  .editor p { margin: 0 0 10px; color: var(--muted); }
-  .edit { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); gap: 20px; }
-  .edit .tools { display: flex; gap: 8px; margin-top: 8px; }
-  textarea { width: 100%; min-height: 420px; font: 12px/1.4 ui-monospace, Menlo, monospace; border-radius: 10px; padding: 12px; background: var(--card); color: var(--fg); border: 1px solid var(--line); }
-  textarea.bad { border-color: #ff453a; }
-  .error { color: #ff453a; font: 12px ui-monospace, Menlo, monospace; white-space: pre-wrap; }
-  details.use { margin-top: auto; padding-top: 10px; font-size: 13px; }
-  details.use summary { cursor: pointer; color: var(--accent); }
-  details.use .way { margin: 10px 0; }
-  details.use .way header { display: flex; align-items: baseline; gap: 8px; padding: 0; }
-  details.use .way header strong { flex: 1; }
-  details.use pre { margin: 4px 0; padding: 8px; border-radius: 8px; background: var(--bg); font: 11px/1.4 ui-monospace, Menlo, monospace; white-space: pre-wrap; word-break: break-all; max-height: 180px; overflow: auto; }
-  details.use button { padding: 3px 8px; font-size: 12px; }
-  #editor-stage svg { display: block; width: 100%; max-width: 360px; height: auto; margin: 0 auto; overflow: visible; }
+  .editor { padding: 8px var(--pad) 28px; }
+  .editor h2 { font-size: 19px; margin: 8px 0 2px; }
+  .editor > p { margin: 0 0 10px; color: var(--muted); max-width: 80ch; }
+  .edit { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); gap: 20px; align-items: start; }
+  .edit .tools { display: flex; gap: 8px; margin-top: 8px; align-items: center; flex-wrap: wrap; }
+  textarea { width: 100%; min-height: 360px; font: 12px/1.4 ui-monospace, Menlo, monospace; border-radius: 10px; padding: 12px; background: var(--card); color: var(--fg); border: 1px solid var(--control); }
+  textarea[aria-invalid="true"] { border: 2px solid var(--error); }
+  .error { color: var(--error); font: 12px ui-monospace, Menlo, monospace; white-space: pre-wrap; margin-top: 6px; min-height: 1em; }
+  .editor .card .stage { height: auto; min-height: 200px; padding: 16px; }
+  #editor-stage svg { display: block; width: 100%; max-width: 320px; height: auto; margin: 0 auto; overflow: visible; }
+  .editor .card .body { padding: 8px 12px; }
+  .embed { display: flex; gap: 24px; align-items: center; padding: 12px var(--pad) 28px; flex-wrap: wrap; }
+  .embed img { border-radius: 8px; max-width: 100%; height: auto; }
+  footer { padding: 12px var(--pad) 24px; color: var(--muted); font-size: 13px; }
+  /* A phone: the filters fold under one disclosure, so the first loaders are in view. */
+  @media (max-width: 699px) {
+    :root { --stage: 100px; }
+    body > header p { display: none; }
+    #more { display: block; width: 100%; }
+    #more > summary { display: list-item; cursor: pointer; font-size: 14px; color: var(--accent); padding: 2px 0; }
+    #more[open] > .controls { display: flex; flex-wrap: wrap; gap: 8px 12px; padding-top: 8px; }
+    .card .what { display: none; }
+  }
+  #more > .controls { display: contents; }
+  @media (max-width: 699px) { #more > .controls { display: none; } #more[open] > .controls { display: flex; } }
 </style>
 </head>
-<body>
+<body data-stage="page">
+<a class="skip" href="#gallery">Skip to the loaders</a>
 <header>
-  <h1>loaderd</h1>
-  <p>Loading animations computed frame by frame with Core Animation's timing model and streamed live to this page. Every shape below is drawn by <code>&lt;loader-frames&gt;</code> from a JSON frame the server sent, all of them over one connection, on one clock shared by every viewer.</p>
+  <h1>LoaderFrames</h1>
+  <p>Every loader here is live. Find one, try it on your colours and at your size, then copy it as an image, an element, CSS, Lottie, a GIF or a stream.</p>
 </header>
-<div class="bar">
-  <label><input type="checkbox" id="reduced"> Reduced motion</label>
-  <label>fps <input type="range" id="fps" min="1" max="60" value="30"> <span id="fpsValue">30</span></label>
-</div>
-<main id="cards"></main>
-<section class="editor" id="editor">
-  <h2>Write a loader</h2>
-  <p>A definition in Core Animation's terms: layers, replicators and animations (docs/LOADERS.md). It plays as you type: ten seconds from <code>POST /loaders/preview</code>, in a loop; nothing is installed. Download it and drop the file into the server's loadersDir to keep it.</p>
+<form id="toolbar" role="search" aria-label="Find and style loaders">
+  <div class="find">
+    <input id="search" type="search" aria-label="Search loaders" placeholder="Search by name or original" autocomplete="off">
+    <button type="button" id="pause-all" class="tool" aria-pressed="false">Pause all</button>
+  </div>
+  <details id="more" open>
+    <summary>Filter and style</summary>
+    <div class="controls">
+      <div id="families" class="group" role="group" aria-label="Family"></div>
+      <label>Stage <select id="stage">
+        <option value="page">This page</option><option value="light">Light</option><option value="dark">Dark</option>
+        <option value="checker">Checkerboard</option><option value="custom">Custom colour</option></select></label>
+      <label><span class="hidden-text">Stage colour</span><input type="color" id="stage-colour" value="#ffd60a"></label>
+      <label>Loader colour <input type="color" id="ink" value="#1d1d1f"></label>
+      <button type="button" id="ink-reset" class="tool" aria-pressed="true">Page colour</button>
+      <fieldset id="size" class="group"><legend>Size</legend>
+        <label><input type="radio" name="size" value="24"> 24</label>
+        <label><input type="radio" name="size" value="48" checked> 48</label>
+        <label><input type="radio" name="size" value="96"> 96</label></fieldset>
+      <label><input type="checkbox" id="reduced"> Reduced motion</label>
+    </div>
+  </details>
+</form>
+<main id="gallery" tabindex="-1">
+<p id="count" role="status" aria-live="polite"></p>
+<div id="cards"></div>
+<section class="editor" id="editor" aria-labelledby="editor-title">
+  <h2 id="editor-title">Write a loader</h2>
+  <p>A definition in Core Animation's terms: layers, replicators and animations (docs/LOADERS.md). It plays as you type, ten seconds in a loop; nothing is installed. Download it and drop the file into the server's loadersDir to keep it.</p>
   <div class="edit">
     <div>
-      <textarea id="definition" spellcheck="false" aria-label="Loader definition (JSON)"></textarea>
-      <div class="tools"><button type="button" id="copy-definition">Copy</button> <button type="button" id="download-definition">Download</button> <span class="stats" id="editor-note"></span></div>
+      <label for="definition" class="hidden-text">Loader definition (JSON)</label>
+      <textarea id="definition" spellcheck="false" aria-describedby="editor-error"></textarea>
+      <div class="error" id="editor-error"></div>
+      <div class="tools"><button type="button" id="copy-definition">Copy definition</button> <button type="button" id="download-definition">Download definition</button> <span class="stats" id="editor-note" role="status"></span></div>
     </div>
-    <section class="card" data-loader="editor" data-frames="0"><div class="stage" id="editor-stage"><svg role="img" aria-label="Preview of the definition"></svg></div><div class="stats">waiting…</div><div class="error" id="editor-error" role="alert"></div></section>
+    <section class="card" data-loader="editor" data-frames="0" aria-label="Preview"><div class="stage" id="editor-stage"><svg role="img" aria-label="Preview of the definition"></svg></div><div class="body"><div class="stats">waiting…</div></div></section>
   </div>
 </section>
-<section class="embed" id="embed">
+<section class="embed" id="embed" aria-label="Embed without JavaScript">
   <strong>Embed without JavaScript:</strong>
   <img alt="typing loader" src="/loaders/typing/animation.svg" width="74" height="24">
   <img alt="switch loader" src="/loaders/switch/animation.svg" width="92" height="92">
   <img alt="web loader" src="/loaders/web/animation.svg?width=160&amp;height=240" width="122" height="180">
   <code>&lt;img src="/loaders/typing/animation.svg"&gt;</code>
 </section>
+</main>
+<footer>loaderd \#(LoaderService.version) · <a href="/openapi.json">the API</a> · <a href="/metrics">metrics</a></footer>
+<dialog id="use" aria-labelledby="use-title">
+  <div class="inner">
+    <header><h2 id="use-title"></h2><button type="button" id="use-close" class="quiet">Close</button></header>
+    <p class="what"></p>
+    <div class="top"><div class="preview"><loader-frames decorative></loader-frames></div><div class="settings"></div></div>
+    <div role="tablist" id="use-tabs"></div>
+    <div role="tabpanel" id="use-panel">
+      <p class="hint"></p>
+      <pre id="snippet" tabindex="0" aria-label="Snippet"></pre>
+      <div class="row"><button type="button" id="copy">Copy</button><span id="use-status" role="status"></span></div>
+    </div>
+  </div>
+</dialog>
 <script type="module" src="/client.js?v=\#(LoaderService.version)"></script>
 <script type="module">
 import { FramePainter } from "/client.js?v=\#(LoaderService.version)";
 const version = "\#(LoaderService.version)";
-// Every file the service makes of a loader (its export list), for "Use it".
-const exportFiles = \#(exportList);
 const query = new URLSearchParams(location.search);
 const frameLimit = Number(query.get("frames") || 0);   // tests: pause each player after N frames
 if (query.get("view") === "embed") {
-  for (const id of ["cards", "editor"]) document.getElementById(id).remove();
+  for (const id of ["cards", "editor", "count", "toolbar"]) document.getElementById(id).remove();
   document.querySelector("body > header").remove();
-  document.querySelector(".bar").remove();
 }
+const $ = (id) => document.getElementById(id);
 const reducedQuery = matchMedia("(prefers-reduced-motion: reduce)");
-const reducedBox = document.getElementById("reduced");
+const reducedBox = $("reduced");
 reducedBox.checked = query.has("motion") ? query.get("motion") === "reduced" : reducedQuery.matches;
-const fpsInput = document.getElementById("fps");
-const fpsValue = document.getElementById("fpsValue");
+const fps = 30;
+// A phone folds the filters; a wider screen shows them all.
+if (matchMedia("(max-width: 699px)").matches) $("more").open = false;
 
-// Each card is a <loader-frames>: on the shared clock they all ride one
-// /streams connection, however many cards the catalogue has. The built-in
-// three have controls of their own; web's card follows a live session while
-// one runs and plays a sample page load, on the shared clock, when none does.
+// The three loaders of the articles have controls of their own; web's card
+// follows a live session while one runs and plays on the shared clock when
+// none does, framed on the part of its view where something moves.
 const builtIn = {
-  typing: { title: "Typing", size: 210, controls: [["count", "dots", 1, 8, 3, 1], ["color", "colour", "#ffffff"]] },
-  switch: { title: "Switch", size: 160, controls: [["duration", "period s", 0.4, 3, 1.2, 0.1], ["color", "colour", "#ffffff"]] },
-  web: { title: "Web page load", size: 240, controls: [["color", "colour", "#0000ff"]], session: true,
-         what: "A pulsing indicator, a drop per loaded resource. Start a session and report progress; until then, a sample page load plays in a loop." },
+  typing: { title: "Typing", controls: [["count", "dots", 1, 8, 3, 1]] },
+  switch: { title: "Switch", controls: [["duration", "period", 0.4, 3, 1.2, 0.1]] },
+  web: { title: "Web page load", session: true, frame: { width: 80, height: 150 },
+         what: "A pulsing indicator, a drop per loaded resource. Start loading and report each resource; until then a sample page load plays on the shared clock." },
 };
 const cards = new Map();
+let paused = sessionStorage.getItem("loaderd-paused") === "1";
+let firstFrame = false;
 
 // "activity-indicator" → "Activity indicator": a card's title, not its slug.
 function humanTitle(name) { const words = name.replace(/-/g, " "); return words.charAt(0).toUpperCase() + words.slice(1); }
 
-// A card's loader query: its controls and the page's motion. A colour left
-// at the loader's default is not sent: <loader-frames> then draws it in the
-// page's colour (the stage's, on a stage of the loader's own background).
-function paramsOf(s) {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(s.values)) {
-    if (k === "color" && s.l.color && v.toUpperCase() === s.l.color) continue;
-    p.set(k, v);
-  }
-  p.set("motion", reducedBox.checked ? "reduced" : "normal");
-  return p;
-}
-
-// This page's background as #rrggbb (rgb() as computed; black if transparent).
+// #rrggbb of a computed colour (rgb(…)), and which of black or white reads on it.
 function hexOf(css) {
   const c = css.match(/[\d.]+/g) || [0, 0, 0];
   return "#" + c.slice(0, 3).map((v) => Math.round(Number(v)).toString(16).padStart(2, "0")).join("");
 }
-function pageBackground() { return hexOf(getComputedStyle(document.body).backgroundColor); }
-function pageColor() { return hexOf(getComputedStyle(document.body).color); }
+function readableOn(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => { const c = parseInt(hex.slice(i, i + 2), 16) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? "#1d1d1f" : "#f5f5f7";
+}
+// The stage's colours as drawn now: what a picture snippet bakes in.
+function stageBackground(s) { const b = getComputedStyle(s.stage).backgroundColor; return /rgba\(.*,\s*0\)|transparent/.test(b) ? hexOf(getComputedStyle(document.body).backgroundColor) : hexOf(b); }
+function stageInk(s) { return hexOf(getComputedStyle(s.stage).color); }
+function inkChosen() { return document.body.dataset.ink !== undefined ? $("ink").value : null; }
+
+// A card's loader query: its own settings and the page's motion. A colour
+// left at the loader's default is not sent: <loader-frames> then draws it in
+// the stage's colour.
+function paramsOf(s) {
+  const p = new URLSearchParams();
+  if (s.l.frame) for (const [k, v] of Object.entries(s.l.frame)) p.set(k, v);
+  for (const [k, v] of Object.entries(s.values)) {
+    if (k === "color" && s.l.color && v.toUpperCase() === s.l.color) continue;
+    p.set(k, v);
+  }
+  if (reducedBox.checked) p.set("motion", "reduced");
+  return p;
+}
+
+function size() { return Number(document.querySelector("input[name=size]:checked").value); }
+// The loader's longest side at the chosen size; web's view fills its stage.
+function fit(s) {
+  const c = s.l.frame || s.l.canvas;
+  const longest = Math.max(c.width, c.height);
+  const side = s.l.frame ? parseFloat(getComputedStyle(s.stage).height) - 8 : size();
+  s.player.style.width = (side * c.width / longest) + "px";
+  s.player.style.aspectRatio = `${c.width} / ${c.height}`;
+  if (s.ghost) { s.ghost.style.width = s.player.style.width; s.ghost.style.aspectRatio = s.player.style.aspectRatio; }
+}
 
 function addCard(l) {
   const card = document.createElement("section");
   card.className = "card";
   card.dataset.loader = l.name;
+  card.dataset.family = l.family || "";
   card.dataset.frames = "0";
-  card.innerHTML = `<h2></h2><div class="origin"></div><div class="what"></div><div class="stage"><loader-frames></loader-frames></div><div class="controls"></div><div class="stats" aria-live="off"></div>`;
-  card.querySelector("h2").textContent = l.title;
-  card.querySelector(".what").textContent = l.what;
+  const id = "t-" + l.name;
+  card.setAttribute("aria-labelledby", id);
+  card.innerHTML = `<div class="stage"><loader-frames></loader-frames></div><div class="body"><h2 class="name"></h2><p class="origin"></p><p class="what"></p>`
+    + `<div class="actions"><button type="button" class="use quiet">Use<span class="hidden-text"></span></button></div><div class="stats" aria-live="off"></div></div>`;
+  const title = card.querySelector("h2");
+  title.id = id; title.textContent = l.title;
   card.querySelector(".origin").textContent = l.family ? `${l.family} · ${l.original}` : "";
+  card.querySelector(".what").textContent = l.what;
+  card.querySelector(".use .hidden-text").textContent = " " + l.title;
   const stage = card.querySelector(".stage");
-  if (l.bg) { stage.style.background = l.bg; stage.style.color = l.color; } else stage.style.outline = "1px solid var(--line)";
   const player = card.querySelector("loader-frames");
   player.setAttribute("label", l.title);
-  // The canvas's proportions from the start: the page does not shift when the first frame comes.
-  player.style.width = l.width + "px";
-  player.style.aspectRatio = `${l.canvas.width} / ${l.canvas.height}`;
-  const values = {};
-  const s = { l, card, player, stats: card.querySelector(".stats"), values, frames: 0, inked: false, session: null };
-  for (const [key, label, a, b, c, step] of l.controls) {
-    const wrap = document.createElement("label");
-    const input = document.createElement("input");
-    if (key === "color") { input.type = "color"; input.value = a; } else { input.type = "range"; input.min = a; input.max = b; input.value = c; input.step = step; }
-    values[key] = input.value;
-    input.addEventListener("change", () => { values[key] = input.value; if (s.session) endSession(s); play(s); });
-    wrap.append(label, input);
-    card.querySelector(".controls").append(wrap);
-  }
+  player.setAttribute("fps", fps);
+  const s = { l, card, stage, player, stats: card.querySelector(".stats"), values: {}, frames: 0, inked: false, session: null,
+              search: [l.title, l.name, l.original || "", l.family || ""].join(" ").toLowerCase() };
+  if (l.colour) s.values.color = l.colour.toLowerCase();
+  for (const [key, , , , value] of l.controls) s.values[key] = String(value);
   if (l.session) {
+    card.classList.add("wide");
     const buttons = document.createElement("div");
-    buttons.innerHTML = `<button data-act="start">Start a page load</button> <button data-act="progress" disabled>Resource loaded</button> <button data-act="finish" disabled>Finish</button>`;
-    buttons.addEventListener("click", (e) => { if (e.target.dataset.act) session(s, e.target.dataset.act); });
-    card.querySelector(".controls").append(buttons);
+    buttons.className = "session";
+    buttons.innerHTML = `<button type="button" data-act="start">Start loading</button><button type="button" data-act="progress" class="quiet" aria-disabled="true">Resource loaded</button><button type="button" data-act="finish" class="quiet" aria-disabled="true">Finish</button>`;
+    buttons.addEventListener("click", (e) => { const b = e.target.closest("button"); if (b && b.getAttribute("aria-disabled") !== "true") session(s, b.dataset.act); });
+    card.querySelector(".actions").prepend(buttons);
     s.buttons = buttons;
+    // A resting pose under the player: the indicator at rest, faint, so the stage is never blank between pulses.
+    s.ghost = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    s.ghost.setAttribute("class", "ghost");
+    s.ghost.setAttribute("aria-hidden", "true");
+    stage.prepend(s.ghost);
   }
+  card.querySelector(".use").addEventListener("click", (e) => openUse(s, e.currentTarget));
   player.addEventListener("frame", (e) => shown(s, e.detail));
   player.addEventListener("end", (e) => { s.stats.textContent = `session ${e.detail.reason}`; endSession(s); play(s); });
   player.addEventListener("error", (e) => { s.stats.textContent = e.detail.message || "refused"; });
-  card.append(usePanel(s));
-  document.getElementById("cards").append(card);
+  $("cards").append(card);
   cards.set(l.name, s);
+  fit(s);
   play(s);
   return s;
 }
 
-// The card's player shows its loader on the shared clock, with its controls.
+// The card's player shows its loader on the shared clock, with its settings.
 function play(s) {
   const p = s.player;
-  p.setAttribute("fps", fpsInput.value);
   if (s.session) {
     p.removeAttribute("loader"); p.removeAttribute("params");
     p.setAttribute("session", s.session.id);
@@ -226,115 +333,277 @@ function play(s) {
     p.setAttribute("loader", s.l.name);
     p.setAttribute("params", paramsOf(s).toString());
   }
-  p.removeAttribute("paused");
   s.frames = 0; s.inked = false;
   s.card.dataset.frames = "0";
   delete s.card.dataset.nonblank;
-  s.use.refresh();
+  hold(s);
+  if (s.ghost) rest(s);
+  if (use.card === s) use.refresh();
+}
+
+// Paused: a player that has drawn its first frame holds it, its stream closed;
+// one that has not yet streams until it has one, so a paused page still shows every loader.
+function hold(s) {
+  if (paused && s.frames > 0) s.player.setAttribute("paused", "");
+  else if (!(frameLimit && s.frames >= frameLimit)) s.player.removeAttribute("paused");
+}
+
+// Web's resting pose: its first moment (the indicator at full opacity), as the view is framed.
+async function rest(s) {
+  const p = paramsOf(s); p.set("t", "0"); p.delete("motion");
+  const asked = s.rest = p.toString();
+  try {
+    const r = await fetch(`/loaders/${s.l.name}/frames?${asked}`);
+    const frame = await r.json();
+    if (s.rest === asked && r.ok) new FramePainter(s.ghost).paint(frame, null, s.values.color && s.values.color.toUpperCase() !== s.l.color ? null : s.l.color);
+  } catch { }
 }
 
 // A frame was drawn: count it, say where the loop is, stop after ?frames=N.
 function shown(s, frame) {
+  if (!firstFrame) { firstFrame = true; performance.mark("loaderd:first-frame"); }
   s.frames += 1;
   s.card.dataset.frames = String(s.frames);
   const where = s.session ? "live session" : "shared clock";
-  s.stats.textContent = frame.done ? `${where} · page loaded` : `${where} · t ${frame.t.toFixed(2)} s · ${fpsInput.value} fps`;
+  s.stats.textContent = frame.done ? `${where} · page loaded` : `${where} · t ${frame.t.toFixed(2)} s`;
   // Tests: whether any frame so far showed something (a loop may be blank
   // for a moment, as web's is between page loads).
-  s.inked = s.inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale > 0);
+  s.inked = s.inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale !== 0);
   if (frameLimit && s.frames >= frameLimit) {
     s.player.setAttribute("paused", "");
     s.card.dataset.nonblank = String(s.inked);
+  } else if (paused && s.frames === 1) hold(s);
+}
+
+// Find: the search text and the family chip; the count said politely.
+let family = "";
+function filter() {
+  const words = $("search").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  let shownCount = 0;
+  for (const s of cards.values()) {
+    const match = (!family || s.l.family === family) && words.every((w) => s.search.includes(w));
+    s.card.hidden = !match;
+    if (match) shownCount += 1;
   }
+  const total = cards.size;
+  const text = shownCount === total ? `${total} loaders` : `${shownCount} of ${total} loaders`;
+  clearTimeout(filter.timer);
+  // Said once typing pauses, not at every key.
+  filter.timer = setTimeout(() => { $("count").textContent = shownCount ? text : `No loader matches; ${total} loaders in all`; }, 250);
 }
+$("search").addEventListener("input", filter);
+$("toolbar").addEventListener("submit", (e) => e.preventDefault());
 
-// "Use it": this card as it is now (its controls, the page's motion), in
-// every form the service gives, each ready to copy.
-function usePanel(s) {
-  const panel = document.createElement("details");
-  panel.className = "use";
-  panel.innerHTML = `<summary>Use it</summary>`;
-  const ways = [];
-  const way = (title, text) => {
-    const div = document.createElement("div");
-    div.className = "way";
-    div.innerHTML = `<header><strong></strong><button type="button">Copy</button></header><pre></pre>`;
-    div.querySelector("strong").textContent = title;
-    const pre = div.querySelector("pre");
-    const button = div.querySelector("button");
-    button.addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(pre.textContent); button.textContent = "Copied"; }
-      catch { getSelection().selectAllChildren(pre); button.textContent = "Selected"; }
-      setTimeout(() => { button.textContent = "Copy"; }, 1500);
-    });
-    panel.append(div);
-    ways.push({ pre, text });
-  };
-  const origin = location.origin, name = s.l.name;
-  const q = () => { const p = paramsOf(s); if (p.get("motion") === "normal") p.delete("motion"); return p.toString(); };
-  const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
-  const size = () => `width: ${s.l.canvas.width}px; height: ${s.l.canvas.height}px`;
-  // A picture has no page colour to follow: unless a colour is chosen (or
-  // the loader has a background of its own) it is drawn in this page's text
-  // colour, and a GIF's edges are blended against this page's background
-  // (its matte), as they would be on a page of these colours.
-  const ink = () => paramsOf(s).has("color") || s.l.background ? "" : "color=" + encodeURIComponent(pageColor());
-  way("An image: animated SVG, no JavaScript, in this page's colours", () => `<img src="${url("animation.svg", ink())}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
-  way("A picture: animated GIF, in this page's colour, edges blended for its background", () =>
-    `<img src="${url("animation.gif", [ink(), "matte=" + encodeURIComponent(pageBackground())].filter(Boolean).join("&"))}" alt="Loading" width="${s.l.canvas.width}" height="${s.l.canvas.height}">`);
-  way("<loader-frames>: live, on the shared clock, transparent, in the page's colour", () =>
-    `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}></loader-frames>`);
-  way("CSS and HTML: no JavaScript, honours prefers-reduced-motion", null);
-  const css = ways[ways.length - 1];
-  way("Lottie (lottie-web; the same file plays in lottie-ios and lottie-android)", () =>
-    `<div id="loader" style="${size()}"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json")}",\n  });\n</` + `script>`);
-  way("Files: every export of this loader as it is now", () =>
-    exportFiles.map((e) => `${e.title}: ${url(e.file)}`).join("\n"));
-  way("EventSource: the frames themselves", () =>
-    `<svg id="loader" style="${size()}"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`);
-  let html = null;
-  const refresh = async () => {
-    for (const w of ways) if (w.text) w.pre.textContent = w.text();
-    if (!panel.open) return;
-    const mine = html = url("animation.html");
-    css.pre.textContent = "…";
-    const r = await fetch(mine);
-    if (mine === html) css.pre.textContent = r.ok ? await r.text() : "could not load: " + r.status;
-  };
-  panel.addEventListener("toggle", refresh);
-  s.use = { refresh };
-  return panel;
+// Style: the stage's background and the loaders' colour, on every stage at once (CSS only: no stream changes).
+function styleStages() {
+  const kind = $("stage").value;
+  document.body.dataset.stage = kind;
+  const custom = $("stage-colour").value;
+  document.body.style.setProperty("--stage-bg", custom);
+  document.body.style.setProperty("--stage-fg", readableOn(custom));
+  for (const s of cards.values()) if (use.card === s) use.refresh();
 }
+$("stage").addEventListener("change", styleStages);
+$("stage-colour").addEventListener("input", () => { $("stage").value = "custom"; styleStages(); });
+function inkChanged(chosen) {
+  if (chosen) { document.body.dataset.ink = ""; document.body.style.setProperty("--ink", $("ink").value); }
+  else { delete document.body.dataset.ink; $("ink").value = hexOf(getComputedStyle(document.body).color); }
+  $("ink-reset").setAttribute("aria-pressed", String(!chosen));
+  if (use.card) use.refresh();
+}
+$("ink").addEventListener("input", () => inkChanged(true));
+$("ink-reset").addEventListener("click", () => inkChanged(false));
+$("ink").value = hexOf(getComputedStyle(document.body).color);
+for (const r of document.querySelectorAll("input[name=size]")) r.addEventListener("change", () => { for (const s of cards.values()) fit(s); });
 
+// Pause all: every player holds its frame and closes its stream; remembered for the visit.
+function setPaused(on) {
+  paused = on;
+  sessionStorage.setItem("loaderd-paused", on ? "1" : "0");
+  $("pause-all").setAttribute("aria-pressed", String(on));
+  for (const s of cards.values()) hold(s);
+  const preview = document.querySelector("#use loader-frames");
+  if (on) preview.setAttribute("paused", ""); else preview.removeAttribute("paused");
+  editor.pause(on);
+}
+$("pause-all").addEventListener("click", () => setPaused(!paused));
+$("pause-all").setAttribute("aria-pressed", String(paused));
+
+// The web card's session: each button leaves focus on the next sensible one,
+// and none that has focus is ever disabled.
 async function session(s, act) {
   const b = (name) => s.buttons.querySelector(`[data-act=${name}]`);
+  const enable = (name, on) => b(name).setAttribute("aria-disabled", String(!on));
   if (act === "start") {
-    const params = { motion: reducedBox.checked ? "reduced" : "normal", color: s.values.color };
+    const params = Object.fromEntries(paramsOf(s));
     const r = await fetch("/sessions", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ loader: "web", params }) });
     if (!r.ok) { s.stats.textContent = "could not start: " + r.status; return; }
     s.session = await r.json();
-    b("start").disabled = true; b("progress").disabled = false; b("finish").disabled = false;
+    enable("start", false); enable("progress", true); enable("finish", true);
+    b("progress").focus();
     play(s);
   } else if (s.session) {
     const r = await fetch(`/sessions/${s.session.id}/events`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + s.session.token }, body: JSON.stringify({ type: act }) });
-    if (act === "finish" && r.ok) { b("progress").disabled = true; b("finish").disabled = true; }
+    if (act === "finish" && r.ok) { enable("progress", false); enable("finish", false); enable("start", true); b("start").focus(); }
   }
 }
 
 function endSession(s) {
   s.session = null;
   const b = (name) => s.buttons.querySelector(`[data-act=${name}]`);
-  b("start").disabled = false; b("progress").disabled = true; b("finish").disabled = true;
+  b("start").setAttribute("aria-disabled", "false");
+  for (const name of ["progress", "finish"]) {
+    if (document.activeElement === b(name)) b("start").focus();
+    b(name).setAttribute("aria-disabled", "true");
+  }
 }
 
+// "Use": one dialog for the card it was opened from — its settings, a
+// larger preview, and one tab per way to use it, each snippet carrying the
+// card's settings and the stage's colours.
+const use = (() => {
+  const dialog = $("use"), tabs = $("use-tabs"), snippet = $("snippet"), hint = dialog.querySelector("#use-panel .hint");
+  const preview = dialog.querySelector("loader-frames");
+  const state = { card: null, opener: null, tab: "image", refresh() {} };
+  const origin = location.origin;
+  const ways = [
+    ["image", "Image", "An animated SVG in an <img>: no JavaScript; in the stage's colours."],
+    ["element", "Element", "<loader-frames>: live on the shared clock, transparent, in the page's colour, announced as a progress bar."],
+    ["css", "CSS", "HTML and CSS only: no JavaScript, and it honours prefers-reduced-motion."],
+    ["lottie", "Lottie", "The same file plays in lottie-web, lottie-ios and lottie-android."],
+    ["gif", "GIF/APNG", "Pictures for places without SVG: the GIF's edges blended for the stage's background."],
+    ["eventsource", "EventSource", "The frames themselves, drawn by the service's painter."],
+  ];
+  for (const [id, label] of ways) {
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "tab-" + id; b.setAttribute("role", "tab"); b.textContent = label;
+    b.setAttribute("aria-controls", "use-panel");
+    b.addEventListener("click", () => select(id));
+    tabs.append(b);
+  }
+  // Arrow keys move between tabs; Home and End to the ends.
+  tabs.addEventListener("keydown", (e) => {
+    const ids = ways.map((w) => w[0]);
+    let k = ids.indexOf(state.tab);
+    if (e.key === "ArrowRight") k = (k + 1) % ids.length;
+    else if (e.key === "ArrowLeft") k = (k + ids.length - 1) % ids.length;
+    else if (e.key === "Home") k = 0;
+    else if (e.key === "End") k = ids.length - 1;
+    else return;
+    e.preventDefault();
+    select(ids[k]);
+    $("tab-" + ids[k]).focus();
+  });
+  function select(id) {
+    state.tab = id;
+    for (const [w] of ways) {
+      const b = $("tab-" + w), on = w === id;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    }
+    $("use-panel").setAttribute("aria-labelledby", "tab-" + id);
+    hint.textContent = ways.find((w) => w[0] === id)[2];
+    $("use-status").textContent = "";
+    state.refresh();
+  }
+  let html = null;
+  state.refresh = async () => {
+    const s = state.card;
+    if (!s) return;
+    const name = s.l.name;
+    const q = () => paramsOf(s).toString();
+    const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
+    const w = s.l.frame ? s.l.frame.width : s.l.canvas.width, h = s.l.frame ? s.l.frame.height : s.l.canvas.height;
+    // A picture has no page colour to follow: unless the card has a colour of
+    // its own (or the loader a background), it is drawn in the stage's colour.
+    const ink = () => paramsOf(s).has("color") || s.l.background ? "" : "color=" + encodeURIComponent(stageInk(s));
+    const matte = () => "matte=" + encodeURIComponent(stageBackground(s));
+    const chosen = inkChosen() && !paramsOf(s).has("color") && !s.l.background ? ` color="${inkChosen()}"` : "";
+    const text = {
+      image: () => `<img src="${url("animation.svg", ink())}" alt="Loading" width="${w}" height="${h}">`,
+      element: () => `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}${chosen}></loader-frames>`,
+      lottie: () => `<div id="loader" style="width: ${w}px; height: ${h}px"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json")}",\n  });\n</` + `script>`,
+      gif: () => `<img src="${url("animation.gif", [ink(), matte()].filter(Boolean).join("&"))}" alt="Loading" width="${w}" height="${h}">\n<img src="${url("animation.png", ink())}" alt="Loading" width="${w}" height="${h}">`,
+      eventsource: () => `<svg id="loader" style="width: ${w}px; height: ${h}px"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`,
+    };
+    if (state.tab !== "css") { snippet.textContent = text[state.tab](); return; }
+    const mine = html = url("animation.html", ink());
+    snippet.textContent = "…";
+    try {
+      const r = await fetch(mine);
+      const body = r.ok ? await r.text() : "could not load: " + r.status;
+      if (mine === html && state.tab === "css") snippet.textContent = body;
+    } catch { if (mine === html) snippet.textContent = "could not load"; }
+  };
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(snippet.textContent); $("use-status").textContent = "Copied"; }
+    catch { getSelection().selectAllChildren(snippet); $("use-status").textContent = "Selected: copy it with your keyboard"; }
+  });
+  $("use-close").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => {
+    preview.removeAttribute("loader"); preview.removeAttribute("params");
+    const opener = state.opener;
+    state.card = null; state.opener = null;
+    if (opener) opener.focus();
+  });
+  // Settings named with the loader's title, applied live to its card, the preview and the snippets.
+  function settings(s) {
+    const box = dialog.querySelector(".settings");
+    box.replaceChildren();
+    const add = (labelText, input, key) => {
+      const label = document.createElement("label");
+      label.append(labelText, input);
+      input.addEventListener("change", () => { s.values[key] = input.value; if (s.session) endSession(s); play(s); previewOf(s); });
+      box.append(label);
+    };
+    if (s.l.colour) {
+      const input = document.createElement("input");
+      input.type = "color"; input.value = s.values.color;
+      add(`${s.l.title} colour `, input, "color");
+    }
+    for (const [key, label, min, max, , step] of s.l.controls) {
+      const input = document.createElement("input");
+      input.type = "range"; input.min = min; input.max = max; input.step = step; input.value = s.values[key];
+      const value = document.createElement("output");
+      value.textContent = input.value;
+      input.addEventListener("input", () => { value.textContent = input.value; });
+      add(`${s.l.title} ${label} `, input, key);
+      box.lastChild.append(" ", value);
+    }
+  }
+  function previewOf(s) {
+    const c = s.l.frame || s.l.canvas, longest = Math.max(c.width, c.height);
+    preview.style.width = (88 * c.width / longest) + "px";
+    preview.style.aspectRatio = `${c.width} / ${c.height}`;
+    preview.setAttribute("fps", fps);
+    preview.setAttribute("loader", s.l.name);
+    preview.setAttribute("params", paramsOf(s).toString());
+    preview.style.color = stageInk(s);
+    dialog.querySelector(".preview").style.background = getComputedStyle(s.stage).background;
+    if (paused) preview.setAttribute("paused", ""); else preview.removeAttribute("paused");
+  }
+  state.open = (s, opener) => {
+    state.card = s; state.opener = opener;
+    $("use-title").textContent = "Use " + s.l.title;
+    dialog.querySelector(".what").textContent = s.l.what;
+    tabs.setAttribute("aria-label", "Ways to use " + s.l.title);
+    settings(s);
+    previewOf(s);
+    dialog.showModal();
+    select(state.tab);
+    $("tab-" + state.tab).focus();
+  };
+  return state;
+})();
+function openUse(s, opener) { use.open(s, opener); }
+
 function restartAll() { for (const s of cards.values()) play(s); editor.restart(); }
-fpsInput.addEventListener("input", () => { fpsValue.textContent = fpsInput.value; });
-fpsInput.addEventListener("change", restartAll);
 reducedBox.addEventListener("change", restartAll);
 reducedQuery.addEventListener("change", (e) => { reducedBox.checked = e.matches; restartAll(); });
 
 // The editor: the definition's frames from POST /loaders/preview, drawn by
-// the same painter as <loader-frames>; a refusal shows its message and JSON path.
+// the same painter as <loader-frames>; a refusal is marked on the field,
+// said under it, and the stale preview is taken away.
 const sample = {
   format: 1, name: "my-loader", summary: "Three dots that fade, bounce and grow in turn.",
   canvas: { width: 70, height: 20 }, background: "#000000", color: "#FFFFFF",
@@ -352,92 +621,117 @@ const sample = {
   }],
 };
 const editor = (() => {
-  const area = document.getElementById("definition");
-  if (!area) return { restart() {} };
+  const area = $("definition");
+  if (!area) return { restart() {}, pause() {} };
   area.value = query.get("edit") || JSON.stringify(sample, null, 2);
   const card = document.querySelector('[data-loader="editor"]');
-  const errorBox = document.getElementById("editor-error");
+  const errorBox = $("editor-error");
   const stats = card.querySelector(".stats");
-  const painter = new FramePainter(card.querySelector("svg"));
-  const note = document.getElementById("editor-note");
-  let controller = null, timer = 0, player = 0, frames = 0, inked = false;
+  const svg = card.querySelector("svg");
+  let painter = new FramePainter(svg);
+  const note = $("editor-note");
+  let controller = null, timer = 0, player = 0, frames = 0, inked = false, batch = null, background = null, started = 0;
   const fileName = () => { try { return (JSON.parse(area.value).name || "loader") + ".json"; } catch { return "loader.json"; } };
-  document.getElementById("copy-definition").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(area.value); note.textContent = "copied"; } catch { area.select(); note.textContent = "selected: copy it with your keyboard"; }
+  $("copy-definition").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(area.value); note.textContent = "Copied"; } catch { area.select(); note.textContent = "Selected: copy it with your keyboard"; }
   });
-  document.getElementById("download-definition").addEventListener("click", () => {
+  $("download-definition").addEventListener("click", () => {
     const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([area.value], { type: "application/json" }));
     link.download = fileName();
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-    note.textContent = `downloaded ${link.download}`;
+    note.textContent = `Downloaded ${link.download}`;
   });
+  const tick = () => {
+    const k = Math.floor((performance.now() - started) / 1000 * fps);
+    const frame = batch.frames[k % batch.frames.length];
+    painter.paint(frame, background);
+    frames += 1;
+    card.dataset.frames = String(frames);
+    stats.textContent = `preview · t ${frame.t.toFixed(2)} s · ${frame.elements.length} elements`;
+    inked = inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale !== 0);
+    if (frameLimit && frames >= frameLimit) { clearInterval(player); player = 0; card.dataset.nonblank = String(inked); }
+  };
+  function run() {
+    clearInterval(player); player = 0;
+    if (!batch || paused || (frameLimit && frames >= frameLimit)) return;
+    player = setInterval(tick, 1000 / fps);
+    tick();
+  }
   // Ten seconds of the definition as one batch, played in a loop: the page
   // keeps its one stream connection while the editor runs.
   async function restart() {
     if (controller) controller.abort();
-    clearInterval(player);
     const mine = controller = new AbortController();
+    const p = new URLSearchParams({ from: 0, to: 10 - 0.5 / fps, fps, motion: reducedBox.checked ? "reduced" : "normal" });
+    let r, answer;
+    try {
+      r = await fetch("/loaders/preview?" + p, { method: "POST", headers: { "Content-Type": "application/json" }, body: area.value, signal: mine.signal });
+      answer = await r.json();
+    } catch { return; }
+    if (mine !== controller) return;
+    clearInterval(player); player = 0;
     frames = 0; inked = false;
     card.dataset.frames = "0";
     delete card.dataset.nonblank;
-    const fps = Number(fpsInput.value);
-    const p = new URLSearchParams({ from: 0, to: 10 - 0.5 / fps, fps, motion: reducedBox.checked ? "reduced" : "normal" });
-    let r, batch;
-    try {
-      r = await fetch("/loaders/preview?" + p, { method: "POST", headers: { "Content-Type": "application/json" }, body: area.value, signal: mine.signal });
-      batch = await r.json();
-    } catch { return; }
-    if (mine !== controller) return;
     if (!r.ok) {
-      const e = batch.error;
-      errorBox.textContent = e.message;
+      const e = answer.error || { message: "refused: " + r.status };
+      errorBox.textContent = e.path ? `${e.message}` : e.message;
       card.dataset.error = e.path || "";
-      area.classList.add("bad");
+      area.setAttribute("aria-invalid", "true");
       stats.textContent = "not a loader yet";
+      // The old preview must not go on as if it were this definition.
+      batch = null;
+      svg.replaceChildren();
+      svg.removeAttribute("viewBox");
+      painter = new FramePainter(svg);
       return;
     }
     errorBox.textContent = "";
     delete card.dataset.error;
-    area.classList.remove("bad");
-    let background = null;
+    area.removeAttribute("aria-invalid");
+    batch = answer;
+    background = null;
     try { background = JSON.parse(area.value).background || null; } catch {}
-    const started = performance.now();
-    const tick = () => {
-      const k = Math.floor((performance.now() - started) / 1000 * fps);
-      const frame = batch.frames[k % batch.frames.length];
-      painter.paint(frame, background);
-      frames += 1;
-      card.dataset.frames = String(frames);
-      stats.textContent = `preview · t ${frame.t.toFixed(2)} s · ${frame.elements.length} elements`;
-      inked = inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale > 0);
-      if (frameLimit && frames >= frameLimit) { clearInterval(player); card.dataset.nonblank = String(inked); }
-    };
-    player = setInterval(tick, 1000 / fps);
-    tick();
+    started = performance.now();
+    run();
   }
   area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(restart, 400); });
-  return { restart };
+  return { restart, pause(on) { if (on) { clearInterval(player); player = 0; } else run(); } };
 })();
 
-// The catalogue: every loader the server has, in its order.
+// The catalogue: every loader the server has, in its order, and its families as chips.
 const catalog = await (await fetch("/loaders")).json();
+const families = [];
 for (const entry of catalog.loaders) {
-  if (!document.getElementById("cards")) break;
-  const known = builtIn[entry.name];
+  if (!$("cards")) break;
+  if (entry.family && !families.includes(entry.family)) families.push(entry.family);
+  const known = builtIn[entry.name] || {};
   const colour = entry.parameters.find((p) => p.name === "color");
-  const longest = Math.max(entry.canvas.width, entry.canvas.height);
-  const display = known ? known.size : 120;
   addCard({
-    name: entry.name, title: known ? known.title : humanTitle(entry.name), what: known && known.what ? known.what : entry.description,
-    bg: entry.background || null, color: colour ? colour.default.toUpperCase() : null, canvas: entry.canvas, family: entry.family, original: entry.original,
-    width: Math.round(display * entry.canvas.width / longest),
-    controls: known ? known.controls : colour ? [["color", "colour", colour.default.toLowerCase()]] : [],
-    session: known && known.session,
+    name: entry.name, title: known.title || humanTitle(entry.name), what: known.what || entry.description,
+    background: entry.background || null, color: colour ? colour.default.toUpperCase() : null, colour: colour ? colour.default : null,
+    canvas: entry.canvas, family: entry.family, original: entry.original, frame: known.frame || null,
+    controls: known.controls || [], session: known.session || false,
   });
 }
+if ($("families")) {
+  for (const name of ["", ...families]) {
+    const chip = document.createElement("button");
+    chip.type = "button"; chip.className = "chip"; chip.dataset.family = name; chip.textContent = name || "All";
+    chip.setAttribute("aria-pressed", String(name === family));
+    chip.addEventListener("click", () => {
+      family = name;
+      for (const c of $("families").children) c.setAttribute("aria-pressed", String(c.dataset.family === family));
+      filter();
+    });
+    $("families").append(chip);
+  }
+  $("count").textContent = `${cards.size} loaders`;
+}
 editor.restart();
+if (paused) setPaused(true);
 </script>
 </body>
 </html>
