@@ -83,6 +83,7 @@ enum DemoPage {
   button[aria-disabled="true"] { opacity: .55; cursor: default; }
   .card .stats { font-size: 11px; color: var(--muted); min-height: 15px; margin-top: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   /* Stages: the page's own; light and dark as on such a page; a checkerboard; any colour. */
+  body[data-stage="page"] .stage { background: var(--bg); }
   body[data-stage="light"] .stage { background: #fff; color: #1d1d1f; }
   body[data-stage="dark"] .stage { background: #1c1c1e; color: #f5f5f7; }
   body[data-stage="checker"] .stage { background: repeating-conic-gradient(#d8d8dc 0 25%, #fff 0 50%) 0 0 / 16px 16px; color: #1d1d1f; }
@@ -295,7 +296,6 @@ function addCard(l) {
   player.setAttribute("fps", fps);
   const s = { l, card, stage, player, stats: card.querySelector(".stats"), values: {}, frames: 0, inked: false, session: null,
               search: [l.title, l.name, l.original || "", l.family || ""].join(" ").toLowerCase() };
-  if (l.colour) s.values.color = l.colour.toLowerCase();
   for (const [key, , , , value] of l.controls) s.values[key] = String(value);
   if (l.session) {
     card.classList.add("wide");
@@ -515,10 +515,10 @@ const use = (() => {
     const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
     const w = s.l.frame ? s.l.frame.width : s.l.canvas.width, h = s.l.frame ? s.l.frame.height : s.l.canvas.height;
     // A picture has no page colour to follow: unless the card has a colour of
-    // its own (or the loader a background), it is drawn in the stage's colour.
-    const ink = () => paramsOf(s).has("color") || s.l.background ? "" : "color=" + encodeURIComponent(stageInk(s));
+    // its own, it is drawn in the stage's colour, and on no background of its own, as the card shows it.
+    const ink = () => [paramsOf(s).has("color") ? "" : "color=" + encodeURIComponent(stageInk(s)), s.l.background ? "background=none" : ""].filter(Boolean).join("&");
     const matte = () => "matte=" + encodeURIComponent(stageBackground(s));
-    const chosen = inkChosen() && !paramsOf(s).has("color") && !s.l.background ? ` color="${inkChosen()}"` : "";
+    const chosen = inkChosen() && !paramsOf(s).has("color") ? ` color="${inkChosen()}"` : "";
     const text = {
       image: () => `<img src="${url("animation.svg", ink())}" alt="Loading" width="${w}" height="${h}">`,
       element: () => `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}${chosen}></loader-frames>`,
@@ -557,8 +557,9 @@ const use = (() => {
       box.append(label);
     };
     if (s.l.colour) {
+      // Until one is chosen, the colour the stage draws it in.
       const input = document.createElement("input");
-      input.type = "color"; input.value = s.values.color;
+      input.type = "color"; input.value = s.values.color || stageInk(s);
       add(`${s.l.title} colour `, input, "color");
     }
     for (const [key, label, min, max, , step] of s.l.controls) {
