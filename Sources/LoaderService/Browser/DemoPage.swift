@@ -284,7 +284,7 @@ function addCard(l) {
   const id = "t-" + l.name;
   card.setAttribute("aria-labelledby", id);
   card.innerHTML = `<div class="stage"><loader-frames></loader-frames></div><div class="body"><h2 class="name"></h2><p class="origin"></p><p class="what"></p>`
-    + `<div class="actions"><button type="button" class="use quiet">Use<span class="hidden-text"></span></button></div><div class="stats" aria-live="off"></div></div>`;
+    + `<div class="actions"><button type="button" class="use quiet">Use<span class="hidden-text"></span></button></div>${l.session ? `<div class="stats"></div>` : ""}</div>`;
   const title = card.querySelector("h2");
   title.id = id; title.textContent = l.title;
   card.querySelector(".origin").textContent = l.family ? `${l.family} · ${l.original}` : "";
@@ -313,8 +313,8 @@ function addCard(l) {
   }
   card.querySelector(".use").addEventListener("click", (e) => openUse(s, e.currentTarget));
   player.addEventListener("frame", (e) => shown(s, e.detail));
-  player.addEventListener("end", (e) => { s.stats.textContent = `session ${e.detail.reason}`; endSession(s); play(s); });
-  player.addEventListener("error", (e) => { s.stats.textContent = e.detail.message || "refused"; });
+  player.addEventListener("end", (e) => { if (s.session) endSession(s); play(s); });
+  player.addEventListener("error", (e) => { if (s.stats) s.stats.textContent = e.detail.message || "refused"; });
   $("cards").append(card);
   cards.set(l.name, s);
   fit(s);
@@ -364,8 +364,8 @@ function shown(s, frame) {
   if (!firstFrame) { firstFrame = true; performance.mark("loaderd:first-frame"); }
   s.frames += 1;
   s.card.dataset.frames = String(s.frames);
-  const where = s.session ? "live session" : "shared clock";
-  s.stats.textContent = frame.done ? `${where} · page loaded` : `${where} · t ${frame.t.toFixed(2)} s`;
+  // Where the web card's load is: the sample on the shared clock, or a live session.
+  if (s.stats) s.stats.textContent = (s.session ? "live session" : "sample load") + (frame.done ? " · page loaded" : "");
   // Tests: whether any frame so far showed something (a loop may be blank
   // for a moment, as web's is between page loads).
   s.inked = s.inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale !== 0);
