@@ -68,6 +68,10 @@ enum DemoPage {
   #cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; padding: 0 var(--pad) 28px; }
   .card { background: var(--card); border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.1); min-width: 0; display: flex; flex-direction: column; overflow: hidden; }
   .card.wide { grid-column: span 2; }
+  /* The wide card's Use sits by its name, so its session buttons take the line every other card gives its Use. */
+  .card.wide .body { position: relative; }
+  .card.wide h2 { padding-right: 64px; }
+  .card.wide .use { position: absolute; top: 6px; right: 12px; }
   .stage { position: relative; height: var(--stage); display: grid; place-items: center; overflow: hidden; border-bottom: 1px solid var(--line); }
   .stage > * { grid-area: 1 / 1; }
   .stage .ghost { opacity: .22; }
@@ -81,7 +85,8 @@ enum DemoPage {
   button { font: inherit; font-size: 13px; border: 0; border-radius: 8px; padding: 5px 10px; background: var(--accent); color: var(--on-accent); cursor: pointer; white-space: nowrap; }
   button.quiet { background: transparent; color: var(--accent); border: 1px solid var(--control); }
   button[aria-disabled="true"] { opacity: .55; cursor: default; }
-  .card .stats { font-size: 11px; color: var(--muted); min-height: 15px; margin-top: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .card .stats:empty { display: none; }
+  .card .stats { font-size: 11px; color: var(--muted); margin-top: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   /* Stages: the page's own; light and dark as on such a page; a checkerboard; any colour. */
   body[data-stage="page"] .stage { background: var(--bg); }
   body[data-stage="light"] .stage { background: #fff; color: #1d1d1f; }
@@ -304,6 +309,8 @@ function addCard(l) {
     buttons.innerHTML = `<button type="button" data-act="start">Start loading</button><button type="button" data-act="progress" class="quiet" aria-disabled="true">Resource loaded</button><button type="button" data-act="finish" class="quiet" aria-disabled="true">Finish</button>`;
     buttons.addEventListener("click", (e) => { const b = e.target.closest("button"); if (b && b.getAttribute("aria-disabled") !== "true") session(s, b.dataset.act); });
     card.querySelector(".actions").prepend(buttons);
+    // Beside the name, and so before the session's buttons in the tab order too.
+    title.after(card.querySelector(".use"));
     s.buttons = buttons;
     // A resting pose under the player: the indicator at rest, faint, so the stage is never blank between pulses.
     s.ghost = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -364,8 +371,6 @@ function shown(s, frame) {
   if (!firstFrame) { firstFrame = true; performance.mark("loaderd:first-frame"); }
   s.frames += 1;
   s.card.dataset.frames = String(s.frames);
-  // Where the web card's load is: the sample on the shared clock, or a live session.
-  if (s.stats) s.stats.textContent = (s.session ? "live session" : "sample load") + (frame.done ? " · page loaded" : "");
   // Tests: whether any frame so far showed something (a loop may be blank
   // for a moment, as web's is between page loads).
   s.inked = s.inked || frame.elements.some((e) => e.opacity > 0.01 && e.scale !== 0);
