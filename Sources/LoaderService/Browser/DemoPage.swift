@@ -24,6 +24,21 @@ enum DemoPage {
 
     static let page: [UInt8] = Array(html.utf8)
 
+    /// `[{"file": "animation.svg", "title": "Animated SVG", "loop": true}, …]`
+    static var exportList: String {
+        var w = JSONWriter(capacity: 512)
+        w.beginArray()
+        for export in LoaderService.exports {
+            w.beginObject()
+            w.field("file", export.file)
+            w.field("title", export.title)
+            w.field("loop", export.source == .loop)
+            w.endObject()
+        }
+        w.endArray()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     static let html = #"""
 <!doctype html>
 <html lang="en">
@@ -112,6 +127,9 @@ enum DemoPage {
              white-space: pre-wrap; overflow-wrap: anywhere; max-height: min(38vh, 300px); overflow: auto; }
   #use-panel .row { display: flex; gap: 10px; align-items: center; margin-top: 8px; }
   #use-status { font-size: 13px; color: var(--muted); }
+  dialog .files { font-size: 13px; }
+  dialog .files summary { cursor: pointer; color: var(--accent); }
+  dialog .files ul { margin: 6px 0 0; padding: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 4px 14px; }
   code { font: 12px ui-monospace, Menlo, monospace; }
   .editor { padding: 8px var(--pad) 28px; }
   .editor h2 { font-size: 19px; margin: 8px 0 2px; }
@@ -205,12 +223,15 @@ enum DemoPage {
       <pre id="snippet" tabindex="0" aria-label="Snippet"></pre>
       <div class="row"><button type="button" id="copy">Copy</button><span id="use-status" role="status"></span></div>
     </div>
+    <details class="files"><summary>Every file of it, as set now</summary><ul></ul></details>
   </div>
 </dialog>
 <script type="module" src="/client.js?v=\#(LoaderService.version)"></script>
 <script type="module">
 import { FramePainter } from "/client.js?v=\#(LoaderService.version)";
 const version = "\#(LoaderService.version)";
+// Every file the service makes of a loader (its export list), for the Use dialog.
+const exportFiles = \#(exportList);
 const query = new URLSearchParams(location.search);
 const frameLimit = Number(query.get("frames") || 0);   // tests: pause each player after N frames
 if (query.get("view") === "embed") {
@@ -531,6 +552,13 @@ const use = (() => {
       gif: () => `<img src="${url("animation.gif", [ink(), matte()].filter(Boolean).join("&"))}" alt="Loading" width="${w}" height="${h}">\n<img src="${url("animation.png", ink())}" alt="Loading" width="${w}" height="${h}">`,
       eventsource: () => `<svg id="loader" style="width: ${w}px; height: ${h}px"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`,
     };
+    const list = dialog.querySelector(".files ul");
+    list.replaceChildren(...exportFiles.map((e) => {
+      const item = document.createElement("li"), link = document.createElement("a");
+      link.href = url(e.file); link.textContent = e.title;
+      item.append(link);
+      return item;
+    }));
     if (state.tab !== "css") { snippet.textContent = text[state.tab](); return; }
     const mine = html = url("animation.html", ink());
     snippet.textContent = "…";
