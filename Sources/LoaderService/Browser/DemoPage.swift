@@ -187,7 +187,7 @@ enum DemoPage {
     </div>
   </details>
 </form>
-<main id="gallery" tabindex="-1">
+<main id="gallery" tabindex="-1" aria-label="Loaders">
 <p id="count" role="status" aria-live="polite"></p>
 <div id="cards"></div>
 <section class="editor" id="editor" aria-labelledby="editor-title">
