@@ -9,8 +9,9 @@
 2. the demo page at 1280 px and on a 390 px phone (screenshots kept as CI
    artefacts): no horizontal overflow, every circle node as wide as it is
    tall, every card drawn, human titles, no frame ids;
-3. "Use it" follows the card's controls: after choosing 5 red dots every
-   snippet says so, and every address in the snippets answers 200; the
+3. "Use it" follows the card's controls: at the defaults the Use dialog's
+   snippets are bare, matted and in the page's colour; after choosing 5 red
+   dots in it every tab's snippet says so, and every address answers; the
    editor's Copy puts the definition on the clipboard and Download saves it;
 4. the editor shows a bad definition's error with its JSON path;
 5. animation.svg in an <img> shows different pixels at two moments.
@@ -151,7 +152,7 @@ def main():
                   circles: [...document.querySelectorAll("loader-frames")].flatMap((p) => [...p.shadowRoot.querySelectorAll("circle[data-element]")])
                     .concat([...document.querySelectorAll("#editor-stage circle")])
                     .map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0.5).map((r) => [r.width, r.height]),
-                  players: [...document.querySelectorAll("loader-frames")].map((p) => [p.frame ? p.frame.loader : null, p.getBoundingClientRect().width]),
+                  players: [...document.querySelectorAll("loader-frames")].filter((p) => !p.closest("dialog:not([open])")).map((p) => [p.frame ? p.frame.loader : null, p.getBoundingClientRect().width]),
                 }})"""))
                 shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=page.session)
                 path = os.path.join(OUT, f"demo-{width}.png")
@@ -174,15 +175,43 @@ def main():
 
             # 3. "Use it" follows the card's controls; the editor copies and downloads.
             page = browser.open(base + "/", device=(1280, 900, 1, False))
-            page.wait_for('document.querySelector(\'[data-loader="typing"] input[type=range]\') ? 1 : 0', 20)
+            page.wait_for('document.querySelector(\'[data-loader="typing"] button.use\') ? 1 : 0', 20)
+            # Every tab of the Use dialog, each snippet once it has come
+            # (the CSS tab's is fetched): {tab id: text}.
+            tab_js = """(async (id, last) => {
+              const tab = document.getElementById(id);
+              if (!tab) return "";
+              tab.click();
+              const until = performance.now() + 15000;
+              let text = "";
+              while (performance.now() < until) {
+                text = document.getElementById("snippet").textContent;
+                if (text.length > 40 && text !== last) break;
+                await new Promise((r) => setTimeout(r, 50));
+              }
+              return text;
+            })"""
+            def tabs():
+                out, last = {}, ""
+                for id in ("tab-image", "tab-element", "tab-css", "tab-lottie", "tab-gif", "tab-eventsource"):
+                    out[id] = last = page.evaluate(f"{tab_js}({json.dumps(id)}, {json.dumps(last)})", await_promise=True)
+                return out
+            open_use = """(async (loader) => {
+              const d = document.getElementById("use");
+              // Closed first, and its close event awaited: it is dispatched a task later.
+              if (d.open) { const closed = new Promise((r) => d.addEventListener("close", r, { once: true })); d.close(); await closed; }
+              document.querySelector(`[data-loader="${loader}"] button.use`).click();
+              const until = performance.now() + 10000;
+              while (!d.open && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+              return d.open ? 1 : 0;
+            })"""
             # At the card's defaults: the live element has no colour and no
             # background (it draws in the page's colour on no background);
             # the GIF is matted for this page's background.
-            page.evaluate('document.querySelector(\'[data-loader="three-bounce"] details.use\').open = true')
-            page.wait_for("""[...document.querySelectorAll('[data-loader="three-bounce"] details.use pre')].every((p) => p.textContent.length > 40) ? 1 : 0""", 10)
-            plain = dict(json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="three-bounce"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))""")))
-            live = next((t for k, t in plain.items() if k.startswith("<loader-frames>")), "")
-            gif = next((t for k, t in plain.items() if "animated GIF" in k), "")
+            if not page.evaluate(open_use + '("three-bounce")', await_promise=True):
+                failures.append("Three bounce's Use button did not open the Use dialog")
+            plain = tabs()
+            live, gif, svg = plain["tab-element"], plain["tab-gif"], plain["tab-image"]
             back = [int(v) for v in re.findall(r"\d+", page.evaluate("getComputedStyle(document.body).backgroundColor"))[:3]]
             matte = "matte=%23" + "".join(f"{v:02x}" for v in back)
             print(f"use it at the defaults: {live.splitlines()[-1] if live else None}; {gif}")
@@ -193,24 +222,31 @@ def main():
             # A picture cannot follow the page's colour: the snippet gives it.
             ink = [int(v) for v in re.findall(r"\d+", page.evaluate("getComputedStyle(document.body).color"))[:3]]
             color = "color=%23" + "".join(f"{v:02x}" for v in ink)
-            svg = next((t for k, t in plain.items() if "animated SVG" in k), "")
             if color not in gif.lower() or color not in svg.lower():
                 failures.append(f"the picture snippets are not in the page's text colour {color}: {gif}; {svg}")
-            page.evaluate("""(() => {
-              const card = document.querySelector('[data-loader="typing"]');
-              const set = (input, value) => { input.value = value; input.dispatchEvent(new Event("change")); };
-              set(card.querySelector("input[type=range]"), "5");
-              set(card.querySelector("input[type=color]"), "#ff0000");
-              card.querySelector("details.use").open = true;
+            # Typing's own controls in its dialog, found by their names.
+            if not page.evaluate(open_use + '("typing")', await_promise=True):
+                failures.append("Typing's Use button did not open the Use dialog")
+            changed = page.evaluate("""(() => {
+              const name = (e) => (e.getAttribute("aria-label") || (e.labels && e.labels[0] ? e.labels[0].textContent : "")).trim();
+              const inputs = [...document.querySelectorAll("#use .settings input")];
+              const set = (label, value) => {
+                const input = inputs.find((e) => name(e).startsWith(label));
+                if (!input) return 0;
+                input.value = value;
+                input.dispatchEvent(new Event("input", { bubbles: true }));
+                input.dispatchEvent(new Event("change", { bubbles: true }));
+                return 1;
+              };
+              return set("Typing dots", "5") + set("Typing colour", "#ff0000");
             })()""")
-            page.wait_for("""(() => { const pres = [...document.querySelectorAll('[data-loader="typing"] details.use pre')];
-                               return pres.length === 7 && pres.every((p) => p.textContent.length > 40) ? 1 : 0; })()""", 10)
-            snippets = json.loads(page.evaluate("""JSON.stringify([...document.querySelectorAll('[data-loader="typing"] details.use .way')].map((w) => [w.querySelector("strong").textContent, w.querySelector("pre").textContent]))"""))
-            five = page.wait_for('(() => { const f = document.querySelector(\'[data-loader="typing"] loader-frames\').frame; return f && f.elements.length === 5 && f.elements[0].color === "#FF0000" ? 1 : 0; })()', 10)
+            if changed != 2: failures.append(f"the Use dialog has not both 'Typing dots' and 'Typing colour' ({changed} found)")
+            snippets = tabs()
+            five = page.wait_for('(() => { const f = document.querySelector(\'[data-loader="typing"] .stage loader-frames\').frame; return f && f.elements.length === 5 && f.elements[0].color === "#FF0000" ? 1 : 0; })()', 10)
             if not five: failures.append("the typing card's player does not show 5 red dots after its controls changed")
-            for title, text in snippets:
+            for title, text in snippets.items():
                 addresses = re.findall(r'(http://127\.0\.0\.1:\d+/[^"\s<>]*)', text)
-                if title.startswith("CSS and HTML"):   # the export itself: five red dots, no address
+                if title == "tab-css":   # the export itself: five red dots, no address
                     follows = 'data-element="dot4"' in text and "#ff0000" in text.lower()
                     addresses = [base + "/loaders/typing/animation.html"]
                 else:
@@ -226,6 +262,7 @@ def main():
                 print(f"use it: {title}: follows the controls: {follows}, {len(addresses)} addresses, {len(bad)} failing")
                 if not follows: failures.append(f"'{title}' does not follow the card's controls: {text[:160]}")
                 if bad or not addresses: failures.append(f"'{title}': addresses {bad or 'none'}")
+            page.evaluate('document.getElementById("use").close()')
             downloads = tempfile.mkdtemp()
             browser.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
             browser.send("Browser.grantPermissions", {"permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": base})
