@@ -126,11 +126,14 @@ def press(page, name, shift=False):
 
 def click(page, selector):
     """A real mouse click at the element's centre (scrolled into view first)."""
-    rect = js(page, f'(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return null; '
-                    f'e.scrollIntoView({{block: "center"}}); const r = e.getBoundingClientRect(); '
-                    f'return [r.left + r.width / 2, r.top + r.height / 2]; }})()')
-    if not check(rect is not None, f"nothing to click: {selector}"):
+    # Two frames after the scroll: the click is aimed where the page has been drawn.
+    found = page.evaluate(f'(async () => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return ""; '
+                          f'e.scrollIntoView({{block: "center"}}); for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame); '
+                          f'const r = e.getBoundingClientRect(); return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]); }})()', await_promise=True)
+    if not check(found, f"nothing to click: {selector}"):
         return False
+    rect = json.loads(found)
+    send(page, "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": rect[0], "y": rect[1]})
     for kind in ("mousePressed", "mouseReleased"):
         send(page, "Input.dispatchMouseEvent", {"type": kind, "x": rect[0], "y": rect[1], "button": "left", "clickCount": 1})
     return True
