@@ -560,6 +560,8 @@ def use_dialog(page, base, source, out):
     print(f"use dialog: open, focus on {where}, selected tab {selected}")
     check(where.startswith("button#" + selected) and selected, f"after Use focus is on {where}, not the selected tab {selected}")
     page.wait_for('document.getElementById("snippet").textContent.length > 20 ? 1 : 0', 10)
+    still = page.evaluate('document.getElementById("definition").getAttribute("aria-invalid")')
+    check(still == "true", f"with the dialog open the refused definition is no longer marked aria-invalid ({still})")
     axe(page, source, "1280 × 800 with the Use dialog open and a refused definition")
     shots(page, out, "gallery-1280x800-use.png")
     tabs = js(page, '[...document.querySelectorAll("#use [role=tablist] [role=tab]")].map((t) => [t.id, t.textContent.trim()])')
