@@ -14,7 +14,8 @@ protocol (run by .ci/run; issue 49's tests):
    no two alike, the scrollable regions reachable;
 6. Pause all closes every stream (the service's gauge drops to 0), is kept
    across a reload, and plays again;
-7. focus after each action lands on a control, never the page's body;
+7. focus after each action lands on a control, never the page's body; the
+   size preset 96 makes every loader's longest side 96 px;
 8. the web card's stage is never blank, and its buttons keep to one line;
 9. the "Use" dialog: six tabs, arrow keys, one Copy that copies, wrapping
    without splitting words, fits the screen;
@@ -643,6 +644,11 @@ def focus_after_actions(page):
     after("Use", "[data-loader=switch] button.use", "#use [role=tab][aria-selected=true]")
     after("Escape", "#use [role=tab][aria-selected=true]", "[data-loader=switch] button.use", "Escape")
     after("a size radio", "#size input[value='96']", "#size input[value='96']")
+    # The size presets: each loader's longest side that many CSS px (web's view fills its stage).
+    sides = js(page, f'[...{CARDS}].filter((c) => c.dataset.loader !== "web").map((c) => {{ const r = c.querySelector(".stage loader-frames").getBoundingClientRect(); return Math.max(r.width, r.height); }})')
+    off = [round(x, 2) for x in sides if abs(x - 96) > 0.5]
+    print(f"size 96: {len(sides)} players, longest sides {min(sides):.2f} to {max(sides):.2f} px")
+    check(sides and not off, f"at size 96 the players' longest sides are not 96 px: {off[:5]}")
     after("a size radio (back)", "#size input[value='48']", "#size input[value='48']")
     print("focus after actions: " + "; ".join(results))
 
