@@ -172,3 +172,24 @@ struct GIFDeltaTests {
         #expect(parts.dropFirst().map { $0.box.width * $0.box.height }.reduce(0, +) < (parts.count - 1) * w * h)
     }
 }
+
+/// gzip's framing against RFC 1952's layout (Python's gzip module reads
+/// whole answers in Tests/system/gzip_test.py).
+struct GzipTests {
+    @Test func aMemberIsHeaderDeflateCRCAndSize() {
+        let text = Array("123456789".utf8)
+        let member = Gzip.compress(text)
+        // ID1 ID2, CM 8, no flags, MTIME 0, XFL 0, OS 3.
+        #expect(Array(member.prefix(10)) == [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3])
+        // Trailer: the published CRC-32 check value of "123456789" and ISIZE 9, little-endian.
+        #expect(Array(member.suffix(8)) == [0x26, 0x39, 0xF4, 0xCB, 9, 0, 0, 0])
+        #expect(Array(member[10..<(member.count - 8)]) == Deflate.deflate(text))
+    }
+
+    @Test func anEmptyBodyIsAnEmptyMember() {
+        let member = Gzip.compress([])
+        // CRC-32 of nothing is 0, and so is its length.
+        #expect(Array(member.suffix(8)) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(member.count > 18)
+    }
+}
