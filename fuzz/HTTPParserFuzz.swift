@@ -1,6 +1,7 @@
 // libFuzzer target: the HTTP/1.1 request parser. Each input is parsed whole
 // and again split at a point the input chooses (first byte); both must agree,
-// and nothing may crash, hang or leak.
+// and nothing may crash, hang or leak. The input is read as an
+// `Accept-Encoding` value too, and each request's own is weighed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))
@@ -10,6 +11,7 @@ public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     let pieces = outcomes(bytes, split: split, limits: limits)
     if whole != pieces { fatalError("parsing whole and in two pieces differ: \(whole) vs \(pieces)") }
+    _ = AcceptEncoding.coding(String(decoding: bytes, as: UTF8.self))
     return 0
 }
 
@@ -25,7 +27,7 @@ func outcomes(_ bytes: [UInt8], split: Int, limits: HTTPLimits) -> [String] {
             let event = buffer.withUnsafeBufferPointer { parser.parse(UnsafeBufferPointer(rebasing: $0[start...])) }
             switch event {
             case .request(let r, let consumed):
-                out.append("\(r.method) \(r.path) \(r.query.count) \(r.body.count) \(r.keepAlive)")
+                out.append("\(r.method) \(r.path) \(r.query.count) \(r.body.count) \(r.keepAlive) \(AcceptEncoding.coding(r.headers))")
                 start += consumed
             case .sendContinue: continue
             case .needMore: break loop
