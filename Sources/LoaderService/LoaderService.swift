@@ -81,8 +81,8 @@ public final class LoaderService: HTTPResponder, Sendable {
     }
 
     /// The pipeline's steps, outermost first; the router is last.
-    typealias Middleware = Chain<Chain<Chain<Chain<Chain<Chain<AccessLogMiddleware, DrainMiddleware>, AnswerCacheMiddleware>,
-                                                   CORSMiddleware>, ErrorsAsJSONMiddleware>, PreflightMiddleware>,
+    typealias Middleware = Chain<Chain<Chain<Chain<Chain<Chain<Chain<AccessLogMiddleware, DrainMiddleware>, AnswerCacheMiddleware>,
+                                                         GzipMiddleware>, CORSMiddleware>, ErrorsAsJSONMiddleware>, PreflightMiddleware>,
                                  StreamLimitsMiddleware>
 
     static func makePipeline(configuration: ServiceConfiguration, logger: Logger, metrics: Metrics,
@@ -93,6 +93,7 @@ public final class LoaderService: HTTPResponder, Sendable {
             AccessLogMiddleware(metrics: metrics, logger: logger, enabled: configuration.accessLog, trustedProxies: trustedProxies)
             DrainMiddleware(router: routing.router, cors: cors)
             AnswerCacheMiddleware()
+            GzipMiddleware(bodies: GzipBodies())
             CORSMiddleware(policy: cors)
             ErrorsAsJSONMiddleware(logger: logger)
             PreflightMiddleware(router: routing.router, cors: cors)

@@ -19,6 +19,20 @@ enum ETag {
         }
     }
 
+    /// The strong tag of a body's gzip representation: another
+    /// representation, so another tag (`"…-gzip"`), known from the
+    /// identity one without hashing the compressed bytes.
+    static func gzip(_ etag: String) -> String {
+        guard etag.hasSuffix("\"") else { return etag + "-gzip" }
+        return String(etag.dropLast()) + "-gzip\""
+    }
+
+    /// The identity representation's tag, for the tag of a gzip one.
+    static func identity(ofGzip etag: String) -> String? {
+        guard etag.hasSuffix("-gzip\"") else { return nil }
+        return String(etag.dropLast(6)) + "\""
+    }
+
     /// `If-None-Match` (weak comparison, RFC 9110 §13.1.2): `*` or a listed tag.
     static func matches(_ header: String?, _ etag: String) -> Bool {
         guard let header else { return false }

@@ -2,7 +2,8 @@ import HTTPServer
 import LoaderEngine
 
 /// Answers that never change (a frame or batch for explicit times, the
-/// catalog), kept per event loop by request target and `Accept`, so a repeated
+/// catalog), kept per event loop by request target, `Accept` and whether
+/// gzip is taken, so a repeated
 /// request skips parsing its parameters, computing and encoding. An answer is
 /// kept the second time its key is asked for: a stream of requests that never
 /// repeat (a new `t` each) costs a hash per request, not an entry each and a
@@ -12,17 +13,23 @@ final class ResponseCache {
     struct Key: Hashable {
         let target: String
         let accept: String
-        /// FNV-1a over both, computed once: the dictionary, the set of
+        /// Whether the request takes gzip (`AcceptEncoding`).
+        let gzip: Bool
+        /// FNV-1a over all three, computed once: the dictionary, the set of
         /// keys seen once and `store` all hash this one word, not the strings.
         let digest: UInt64
 
-        init(target: String, accept: String) {
+        init(target: String, accept: String, gzip: Bool = false) {
             self.target = target
             self.accept = accept
-            digest = FNV1a.hash(accept, seed: FNV1a.hash(target))
+            self.gzip = gzip
+            // A fixed odd word for gzip, so the two keys of one target differ.
+            digest = FNV1a.hash(accept, seed: FNV1a.hash(target)) ^ (gzip ? 0x9E37_79B9_7F4A_7C15 : 0)
         }
 
-        static func == (a: Key, b: Key) -> Bool { a.digest == b.digest && a.target == b.target && a.accept == b.accept }
+        static func == (a: Key, b: Key) -> Bool {
+            a.digest == b.digest && a.gzip == b.gzip && a.target == b.target && a.accept == b.accept
+        }
         func hash(into hasher: inout Hasher) { hasher.combine(digest) }
     }
 
