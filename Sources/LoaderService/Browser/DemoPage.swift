@@ -232,6 +232,9 @@ import { FramePainter } from "/client.js?v=\#(LoaderService.version)";
 const version = "\#(LoaderService.version)";
 // Every file the service makes of a loader (its export list), for the Use dialog.
 const exportFiles = \#(exportList);
+// The catalogue, asked first: the cards wait for it. Without credentials, as
+// <loader-frames> asks for it, so that its request is answered from the cache.
+const catalogAnswer = fetch("/loaders", { credentials: "omit" }).then((r) => r.json());
 const query = new URLSearchParams(location.search);
 const frameLimit = Number(query.get("frames") || 0);   // tests: pause each player after N frames
 if (query.get("view") === "embed") {
@@ -389,7 +392,7 @@ async function rest(s) {
 
 // A frame was drawn: count it, say where the loop is, stop after ?frames=N.
 function shown(s, frame) {
-  if (!firstFrame) { firstFrame = true; performance.mark("loaderd:first-frame"); }
+  if (!firstFrame) { firstFrame = true; performance.mark("loaderd:first-frame"); startEditor(); }
   s.frames += 1;
   s.card.dataset.frames = String(s.frames);
   // Tests: whether any frame so far showed something (a loop may be blank
@@ -736,7 +739,7 @@ const editor = (() => {
 })();
 
 // The catalogue: every loader the server has, in its order, and its families as chips.
-const catalog = await (await fetch("/loaders")).json();
+const catalog = await catalogAnswer;
 const families = [];
 for (const entry of catalog.loaders) {
   if (!$("cards")) break;
@@ -764,7 +767,10 @@ if ($("families")) {
   }
   $("count").textContent = `${cards.size} loaders`;
 }
-editor.restart();
+// The editor's ten seconds of preview wait for the gallery's first frame (or a second): they are below the fold.
+let editorStarted = false;
+function startEditor() { if (!editorStarted) { editorStarted = true; editor.restart(); } }
+setTimeout(startEditor, 1000);
 if (paused) setPaused(true);
 </script>
 </body>
