@@ -337,10 +337,8 @@ function addCard(l) {
     title.after(card.querySelector(".use"));
     s.buttons = buttons;
     // A resting pose under the player: the indicator at rest, faint, so the stage is never blank between pulses.
-    s.ghost = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    s.ghost.setAttribute("class", "ghost");
-    s.ghost.setAttribute("aria-hidden", "true");
-    stage.prepend(s.ghost);
+    stage.insertAdjacentHTML("afterbegin", `<svg class="ghost" aria-hidden="true"></svg>`);
+    s.ghost = stage.firstElementChild;
   }
   card.querySelector(".use").addEventListener("click", (e) => openUse(s, e.currentTarget));
   player.addEventListener("frame", (e) => shown(s, e.detail));
