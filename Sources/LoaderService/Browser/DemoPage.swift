@@ -55,6 +55,8 @@ enum DemoPage {
     :root { --fg: #f5f5f7; --muted: #a1a1a6; --card: #1c1c1e; --bg: #000; --accent: #4da3ff; --on-accent: #000; --control: #8e8e93; --error: #ff6b61; }
   }
   * { box-sizing: border-box; }
+  /* A card filtered out is gone, whatever display its rule gives it. */
+  [hidden] { display: none !important; }
   html { overflow-x: hidden; }
   body { margin: 0; font: 15px/1.45 -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
   a { color: var(--accent); }
@@ -152,7 +154,6 @@ enum DemoPage {
     #more { display: block; width: 100%; }
     #more > summary { display: list-item; cursor: pointer; font-size: 14px; color: var(--accent); padding: 2px 0; }
     #more[open] > .controls { display: flex; flex-wrap: wrap; gap: 8px 12px; padding-top: 8px; }
-    .card .what { display: none; }
   }
   #more > .controls { display: contents; }
   @media (max-width: 699px) { #more > .controls { display: none; } #more[open] > .controls { display: flex; } }
@@ -262,6 +263,10 @@ const cards = new Map();
 let paused = sessionStorage.getItem("loaderd-paused") === "1";
 let firstFrame = false;
 
+// Text as search compares it: compatibility forms (full-width letters),
+// accents and invisible characters folded away, lower case.
+function fold(text) { return text.normalize("NFKD").replace(/[\u0300-\u036f\u200b-\u200d\u2060\ufeff]/g, "").toLowerCase().trim(); }
+
 // "activity-indicator" → "Activity indicator": a card's title, not its slug.
 function humanTitle(name) { const words = name.replace(/-/g, " "); return words.charAt(0).toUpperCase() + words.slice(1); }
 
@@ -324,7 +329,7 @@ function addCard(l) {
   player.setAttribute("label", l.title);
   player.setAttribute("fps", fps);
   const s = { l, card, stage, player, stats: card.querySelector(".stats"), values: {}, frames: 0, inked: false, session: null,
-              search: [l.title, l.name, l.original || "", l.family || ""].join(" ").toLowerCase() };
+              search: fold([l.title, l.name, l.original || "", l.family || ""].join(" ")) };
   for (const [key, , , , value] of l.controls) s.values[key] = String(value);
   if (l.session) {
     card.classList.add("wide");
@@ -405,7 +410,7 @@ function shown(s, frame) {
 // Find: the search text and the family chip; the count said politely.
 let family = "";
 function filter() {
-  const words = $("search").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const words = fold($("search").value).split(/\s+/).filter(Boolean);
   let shownCount = 0;
   for (const s of cards.values()) {
     const match = (!family || s.l.family === family) && words.every((w) => s.search.includes(w));
@@ -441,13 +446,20 @@ function inkChanged(chosen) {
 $("ink").addEventListener("input", () => inkChanged(true));
 $("ink-reset").addEventListener("click", () => inkChanged(false));
 $("ink").value = hexOf(getComputedStyle(document.body).color);
-for (const r of document.querySelectorAll("input[name=size]")) r.addEventListener("change", () => { for (const s of cards.values()) fit(s); });
+let sizeChosen = false;
+for (const r of document.querySelectorAll("input[name=size]")) r.addEventListener("change", () => { sizeChosen = true; for (const s of cards.values()) fit(s); });
 
 // Pause all: every player holds its frame and closes its stream; remembered for the visit.
 function setPaused(on) {
   paused = on;
   sessionStorage.setItem("loaderd-paused", on ? "1" : "0");
   $("pause-all").setAttribute("aria-pressed", String(on));
+  // An animated SVG in an <img> cannot be paused: a still of it instead.
+  for (const img of document.querySelectorAll("#embed img")) {
+    if (!img.dataset.live) img.dataset.live = img.getAttribute("src");
+    const still = img.dataset.live.replace("/animation.svg", "/frames.svg") + (img.dataset.live.includes("?") ? "&" : "?") + "t=1";
+    img.setAttribute("src", on ? still : img.dataset.live);
+  }
   for (const s of cards.values()) hold(s);
   const preview = document.querySelector("#use loader-frames");
   if (on) preview.setAttribute("paused", ""); else preview.removeAttribute("paused");
@@ -459,6 +471,12 @@ $("pause-all").setAttribute("aria-pressed", String(paused));
 // The web card's session: each button leaves focus on the next sensible one,
 // and none that has focus is ever disabled.
 async function session(s, act) {
+  // One request at a time: a click while one is out would act on a session that is changing.
+  if (s.busy) return;
+  s.busy = true;
+  try { await sessionStep(s, act); } finally { s.busy = false; }
+}
+async function sessionStep(s, act) {
   const b = (name) => s.buttons.querySelector(`[data-act=${name}]`);
   const enable = (name, on) => b(name).setAttribute("aria-disabled", String(!on));
   if (act === "start") {
@@ -540,7 +558,14 @@ const use = (() => {
     const name = s.l.name;
     const q = () => paramsOf(s).toString();
     const url = (file, extra = "") => { const p = [q(), extra].filter(Boolean).join("&"); return `${origin}/loaders/${name}/${file}${p ? "?" + p : ""}`; };
-    const w = s.l.frame ? s.l.frame.width : s.l.canvas.width, h = s.l.frame ? s.l.frame.height : s.l.canvas.height;
+    // At its own size, or, once a size is chosen, at that size (its longest
+    // side) as the card shows it; web's view as it is framed.
+    const c = s.l.frame || s.l.canvas, longest = Math.max(c.width, c.height);
+    const factor = s.l.frame || !sizeChosen ? 1 : size() / longest;
+    const w = Math.round(c.width * factor), h = Math.round(c.height * factor);
+    // Pictures of pixels drawn at that size, so that they stay sharp.
+    const sharp = factor === 1 ? "" : "scale=" + Math.round(factor * 1000) / 1000;
+    const sized = factor === 1 ? "" : ` style="width: ${w}px"`;
     // A picture has no page colour to follow: unless the card has a colour of
     // its own, it is drawn in the stage's colour, and on no background of its own, as the card shows it.
     const ink = () => [paramsOf(s).has("color") ? "" : "color=" + encodeURIComponent(stageInk(s)), s.l.background ? "background=none" : ""].filter(Boolean).join("&");
@@ -548,10 +573,10 @@ const use = (() => {
     const chosen = inkChosen() && !paramsOf(s).has("color") ? ` color="${inkChosen()}"` : "";
     const text = {
       image: () => `<img src="${url("animation.svg", ink())}" alt="Loading" width="${w}" height="${h}">`,
-      element: () => `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}${chosen}></loader-frames>`,
-      lottie: () => `<div id="loader" style="width: ${w}px; height: ${h}px"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json")}",\n  });\n</` + `script>`,
-      gif: () => `<img src="${url("animation.gif", [ink(), matte()].filter(Boolean).join("&"))}" alt="Loading" width="${w}" height="${h}">\n<img src="${url("animation.png", ink())}" alt="Loading" width="${w}" height="${h}">`,
-      eventsource: () => `<svg id="loader" style="width: ${w}px; height: ${h}px"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", "stream=sse&clock=shared")}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`,
+      element: () => `<script type="module" src="${origin}/client.js?v=${version}"></` + `script>\n<loader-frames loader="${name}"${q() ? ` params="${q().replace(/&/g, "&amp;")}"` : ""}${chosen}${sized}></loader-frames>`,
+      lottie: () => `<div id="loader" style="width: ${w}px; height: ${h}px"></div>\n<script type="module">\n  import lottie from "lottie-web";\n  lottie.loadAnimation({\n    container: document.getElementById("loader"), renderer: "svg", loop: true, autoplay: true,\n    path: "${url("animation.json", ink())}",\n  });\n</` + `script>`,
+      gif: () => `<img src="${url("animation.gif", [ink(), matte(), sharp].filter(Boolean).join("&"))}" alt="Loading" width="${w}" height="${h}">\n<img src="${url("animation.png", [ink(), sharp].filter(Boolean).join("&"))}" alt="Loading" width="${w}" height="${h}">`,
+      eventsource: () => `<svg id="loader" style="width: ${w}px; height: ${h}px"></svg>\n<script type="module">\n  import { FramePainter } from "${origin}/client.js?v=${version}";\n  const painter = new FramePainter(document.getElementById("loader"));\n  const source = new EventSource("${url("frames", [ink(), "stream=sse&clock=shared"].filter(Boolean).join("&"))}");\n  // Each frame: { t, width, height, done, elements: [{ id, shape, x, y, … }] }\n  source.addEventListener("frame", (e) => { const frame = JSON.parse(e.data); painter.paint(frame, frame.background || null); });\n</` + `script>`,
     };
     const list = dialog.querySelector(".files ul");
     list.replaceChildren(...exportFiles.map((e) => {
