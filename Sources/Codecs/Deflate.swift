@@ -24,12 +24,14 @@ public enum Deflate {
     public static func deflate(_ data: [UInt8]) -> [UInt8] {
         var bits = BitWriter(capacity: data.count / 2 + 64)
         var symbols: [UInt32] = []            // a literal byte, or 1 << 31 | length << 16 | distance
-        symbols.reserveCapacity(blockSymbols)
+        symbols.reserveCapacity(min(blockSymbols, data.count + 1))
         // The chains as raw memory: no exclusivity checks on each look.
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 15)
         head.initialize(repeating: -1, count: 1 << 15)
-        let prev = UnsafeMutablePointer<Int32>.allocate(capacity: window)
-        prev.initialize(repeating: -1, count: window)
+        // Uninitialised: a position's entry is written when it is inserted,
+        // before any chain can lead to it, so a small input (a frame of
+        // 1 KB, gzip'd for a browser) pays for no more than it uses.
+        let prev = UnsafeMutablePointer<Int32>.allocate(capacity: min(window, max(data.count, 1)))
         defer { head.deallocate(); prev.deallocate() }
         var blockStart = 0
         var i = 0
