@@ -49,6 +49,8 @@ extension LoaderService {
     /// The 304 for a cacheable answer: its validators, no body.
     static func notModified(_ response: HTTPResponse) -> HTTPResponse {
         var r = response
+        // A 304 says the Vary its 200 would (RFC 9110 §15.4.5): gzip's, where that 200 may come gzip'd.
+        if GzipBodies.varies(response) { GzipBodies.addVary(&r.headers) }
         r.headers.remove("Content-Type")
         r.body = .bytes([])
         r.status = .notModified

@@ -93,6 +93,14 @@ final class GzipBodies: Sendable {
         return Self.compressible(type)
     }
 
+    /// Whether `response` is one whose answer says `Vary: Accept-Encoding`
+    /// (gzip'd or not): a compressible 200 of `minBytes` or more.
+    static func varies(_ response: HTTPResponse) -> Bool {
+        guard case .bytes(let body) = response.body, body.count >= minBytes, response.status == .ok,
+              response.headers["Content-Encoding"] == nil, let type = response.headers["Content-Type"] else { return false }
+        return compressible(type)
+    }
+
     func has(_ body: [UInt8], etag: String?) -> Bool {
         let key = etag ?? ETag.strong(body)
         return state.withLock { $0.entries[key]?.identity == body }
