@@ -683,6 +683,12 @@ def pause_all(page, base, total):
     check(cards_after == cards_before, "after Pause all the cards still draw")
     check(focused(page).startswith("button#pause-all"), f"after Pause all focus is on {focused(page)}")
     check(stored == "1", f"Pause all is not remembered in sessionStorage (loaderd-paused = {stored})")
+    # An animated SVG in an <img> cannot be paused: each embed must show a still frame instead, and it must load.
+    embeds = page.wait_for('(() => { const i = [...document.querySelectorAll("#embed img")]; '
+                           'return i.length && i.every((m) => !m.src.includes("animation.svg") && m.complete && m.naturalWidth > 0) ? '
+                           'JSON.stringify(i.map((m) => new URL(m.src).pathname)) : ""; })()', 10)
+    print(f"pause all: the embedded pictures show {embeds or 'animations still'}")
+    check(embeds, "after Pause all an embedded animated SVG is still animated (or its still does not load)")
     send(page, "Page.reload")
     browser.pump(0.5)
     page.wait_for(f'{CARDS}.length === {total} ? 1 : 0', 20)
