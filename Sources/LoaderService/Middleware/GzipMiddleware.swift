@@ -26,9 +26,12 @@ struct GzipMiddleware: ServiceMiddleware {
             // Made off the loop (a worker's export): compressed there too.
             return response.map { [bodies] in bodies.encode($0, coding, ifNoneMatch: ifNoneMatch) }
         case .bytes(let body):
-            guard coding == .gzip, body.count > GzipBodies.inlineBytes, bodies.wouldCompress(response),
-                  !bodies.has(body, etag: response.caching?.etag) else {
+            guard coding == .gzip, body.count > GzipBodies.inlineBytes, GzipBodies.varies(response) else {
                 return bodies.encode(response, coding, ifNoneMatch: ifNoneMatch)
+            }
+            // Kept already: its bytes, found once (a big body's key and comparison are not free).
+            if let kept = bodies.kept(body, key: GzipBodies.key(body, etag: response.caching?.etag)) {
+                return bodies.encode(response, coding, ifNoneMatch: ifNoneMatch, gzipped: kept)
             }
             // A big body not compressed yet: off the loop, once.
             return .deferred { [bodies] promise in
@@ -85,34 +88,35 @@ final class GzipBodies: Sendable {
         }
     }
 
-    /// Whether `response` is one this step changes (it may still be sent
-    /// as identity, with `Vary`).
-    func wouldCompress(_ response: HTTPResponse) -> Bool {
-        guard response.status == .ok, response.headers["Content-Encoding"] == nil,
-              let type = response.headers["Content-Type"] else { return false }
-        return Self.compressible(type)
-    }
-
-    /// Whether `response` is one whose answer says `Vary: Accept-Encoding`
-    /// (gzip'd or not): a compressible 200 of `minBytes` or more.
+    /// Whether `response` is one this step changes, and so one whose answer
+    /// (and its 304) says `Vary: Accept-Encoding`, gzip'd or not: a
+    /// compressible 200 of `minBytes` or more.
     static func varies(_ response: HTTPResponse) -> Bool {
         guard case .bytes(let body) = response.body, body.count >= minBytes, response.status == .ok,
               response.headers["Content-Encoding"] == nil, let type = response.headers["Content-Type"] else { return false }
         return compressible(type)
     }
 
-    func has(_ body: [UInt8], etag: String?) -> Bool {
-        let key = etag ?? ETag.strong(body)
-        return state.withLock { $0.entries[key]?.identity == body }
+    /// A body's key among the kept: its strong ETag, or its hash.
+    static func key(_ body: [UInt8], etag: String?) -> String { etag ?? ETag.strong(body) }
+
+    /// The kept gzip bytes of `body`, when `key` names the same bytes:
+    /// equal bytes, not only an equal key, so a hash that collides never
+    /// sends one body's bytes for another's.
+    func kept(_ body: [UInt8], key: String) -> [UInt8]? {
+        state.withLock { state in state.entries[key].flatMap { $0.identity == body ? $0.gzip : nil } }
     }
 
-    /// `response` in `coding`, with `Vary` where it could have been gzip.
-    func encode(_ response: HTTPResponse, _ coding: ContentCoding, ifNoneMatch: String?) -> HTTPResponse {
-        guard case .bytes(let body) = response.body, body.count >= Self.minBytes, wouldCompress(response) else { return response }
+    func has(_ body: [UInt8], etag: String?) -> Bool { kept(body, key: Self.key(body, etag: etag)) != nil }
+
+    /// `response` in `coding`, with `Vary` where it could have been gzip;
+    /// `gzipped`, the body's gzip bytes when the caller has them.
+    func encode(_ response: HTTPResponse, _ coding: ContentCoding, ifNoneMatch: String?, gzipped: [UInt8]? = nil) -> HTTPResponse {
+        guard Self.varies(response), case .bytes(let body) = response.body else { return response }
         var out = response
         Self.addVary(&out.headers)
         guard coding == .gzip else { return out }
-        out.body = .bytes(gzip(body, etag: response.caching?.etag))
+        out.body = .bytes(gzipped ?? gzip(body, etag: response.caching?.etag))
         out.headers.add("Content-Encoding", "gzip")
         guard let caching = response.caching else { return out }
         let tag = ETag.gzip(caching.etag)
@@ -142,10 +146,8 @@ final class GzipBodies: Sendable {
     /// The gzip bytes of `body`: kept ones when its key names the same
     /// bytes, else compressed now and kept.
     func gzip(_ body: [UInt8], etag: String?) -> [UInt8] {
-        let key = etag ?? ETag.strong(body)
-        // Equal bytes, not only an equal key: a hash that collides never
-        // sends one body's bytes for another's.
-        if let kept = state.withLock({ $0.entries[key] }), kept.identity == body { return kept.gzip }
+        let key = Self.key(body, etag: etag)
+        if let kept = kept(body, key: key) { return kept }
         let compressed = Gzip.compress(body)
         let entry = Entry(identity: body, gzip: compressed)
         guard entry.bytes <= maxBytes / 4 else { return compressed }
