@@ -345,7 +345,7 @@ function addCard(l) {
     stage.insertAdjacentHTML("afterbegin", `<svg class="ghost" aria-hidden="true"></svg>`);
     s.ghost = stage.firstElementChild;
   }
-  card.querySelector(".use").addEventListener("click", (e) => openUse(s, e.currentTarget));
+  card.querySelector(".use").addEventListener("click", (e) => use.open(s, e.currentTarget));
   player.addEventListener("frame", (e) => shown(s, e.detail));
   player.addEventListener("end", (e) => { if (s.session) endSession(s); play(s); });
   player.addEventListener("error", (e) => { if (s.stats) s.stats.textContent = e.detail.message || "refused"; });
@@ -433,7 +433,7 @@ function styleStages() {
   const custom = $("stage-colour").value;
   document.body.style.setProperty("--stage-bg", custom);
   document.body.style.setProperty("--stage-fg", readableOn(custom));
-  for (const s of cards.values()) if (use.card === s) use.refresh();
+  if (use.card) use.refresh();
 }
 $("stage").addEventListener("change", styleStages);
 $("stage-colour").addEventListener("input", () => { $("stage").value = "custom"; styleStages(); });
@@ -655,7 +655,6 @@ const use = (() => {
   };
   return state;
 })();
-function openUse(s, opener) { use.open(s, opener); }
 
 function restartAll() { for (const s of cards.values()) play(s); editor.restart(); }
 reducedBox.addEventListener("change", restartAll);
